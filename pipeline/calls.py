@@ -1,0 +1,119 @@
+"""One place that owns model-call policy: the concurrency cap, the timeout and the retries.
+
+Retries happen here and nowhere else (provider clients are built with their own
+retries off), so `max_retries=3` means at most 4 attempts of one call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import weakref
+from collections.abc import Awaitable, Callable
+from email.utils import parsedate_to_datetime
+from typing import Any, TypeVar
+
+from pipeline.config import Settings
+from pipeline.errors import ModelError, ModelTimeoutError
+
+T = TypeVar("T")
+
+_RETRYABLE_STATUS = {408, 409, 425, 429}
+_RETRYABLE_NAMES = {
+    "APIConnectionError",
+    "APITimeoutError",
+    "ConnectError",
+    "ReadTimeout",
+    "RemoteProtocolError",
+    "ServiceUnavailableError",
+    "RateLimitError",
+}
+
+# One semaphore per event loop: asyncio primitives cannot be shared across loops,
+# and the sync API runs each call in a fresh loop.
+_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def call_slots(limit: int) -> asyncio.Semaphore:
+    """The process-wide cap on concurrent model calls for the running loop."""
+    loop = asyncio.get_running_loop()
+    if loop not in _slots:
+        _slots[loop] = asyncio.Semaphore(limit)
+    return _slots[loop]
+
+
+def status_code(exc: BaseException) -> int | None:
+    """The HTTP status behind a provider error, if it carries one."""
+    code = getattr(exc, "status_code", None)
+    if code is None:
+        code = getattr(getattr(exc, "response", None), "status_code", None)
+    return code if isinstance(code, int) else None
+
+
+def is_retryable(exc: BaseException) -> bool:
+    """Rate limits, timeouts, 5xx and dropped connections retry; other 4xx never do."""
+    if isinstance(exc, TimeoutError | ConnectionError):
+        return True
+    code = status_code(exc)
+    if code is not None:
+        return code in _RETRYABLE_STATUS or code >= 500
+    return type(exc).__name__ in _RETRYABLE_NAMES
+
+
+def retry_after_s(exc: BaseException) -> float | None:
+    """Seconds the server asked us to wait (Retry-After as seconds or an HTTP date)."""
+    headers: Any = getattr(getattr(exc, "response", None), "headers", None) or getattr(
+        exc, "headers", None
+    )
+    value = headers.get("retry-after") if headers is not None else None
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    from datetime import UTC, datetime
+
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
+
+
+def backoff_s(attempt: int, settings: Settings, exc: BaseException) -> float:
+    """Delay before retry `attempt` (1-based): Retry-After if given, else 2^n with full jitter.
+
+    With retry_initial_s=0.5: attempt 1 waits up to 0.5 s, attempt 2 up to 1 s, 3 up to 2 s.
+    """
+    asked = retry_after_s(exc)
+    if asked is not None:
+        return min(asked, settings.retry_max_s)
+    ceiling = min(settings.retry_initial_s * 2 ** (attempt - 1), settings.retry_max_s)
+    return random.uniform(ceiling / 2, ceiling)
+
+
+async def call_model(make_call: Callable[[], Awaitable[T]], settings: Settings) -> T:
+    """Run one model call under the concurrency cap, the timeout and the retry policy."""
+    attempt = 0
+    while True:
+        try:
+            async with call_slots(settings.max_concurrency):
+                return await asyncio.wait_for(make_call(), settings.call_timeout_s)
+        except Exception as exc:
+            attempt += 1
+            if not is_retryable(exc) or attempt > settings.max_retries:
+                raise _as_model_error(exc, attempt) from exc
+            await asyncio.sleep(backoff_s(attempt, settings, exc))
+
+
+def _as_model_error(exc: Exception, attempts: int) -> ModelError:
+    if isinstance(exc, ModelError):
+        return exc
+    tries = f"after {attempts} attempt{'s' if attempts > 1 else ''}"
+    if isinstance(exc, TimeoutError):
+        return ModelTimeoutError(f"model call timed out {tries}")
+    detail = str(exc) or type(exc).__name__
+    return ModelError(f"model call failed {tries}: {type(exc).__name__}: {detail}"[:500])

@@ -1,0 +1,47 @@
+"""The Engine protocol: the six things a node may ask of whatever reads the documents."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from langchain_core.messages import BaseMessage
+
+from pipeline.schemas import Draft, Finding, Route, Task
+from pipeline.state import Chunk, ChunkTask, SourceDocument
+from pipeline.usage import Meter
+
+
+class Engine(Protocol):
+    """Nodes call only these methods, so every graph test runs on either engine."""
+
+    async def route(self, question: str, documents: list[SourceDocument], meter: Meter) -> Route:
+        """Decide chat or document mode for a request that has documents attached."""
+        ...
+
+    def prepare(
+        self, documents: list[SourceDocument], chunks: list[Chunk], question: str, task: Task
+    ) -> dict[str, Any]:
+        """Small per-run data every map task receives (JSON-ready; `{}` when none)."""
+        ...
+
+    async def read_chunk(self, task: ChunkTask, meter: Meter) -> Finding:
+        """Read one chunk; raise on failure (the map node turns it into a failed Finding)."""
+        ...
+
+    async def combine(self, findings: list[Finding], goal: str, meter: Meter) -> Finding:
+        """Collapse a group of findings into one shorter finding."""
+        ...
+
+    async def answer(self, findings: list[Finding], question: str, meter: Meter) -> Draft:
+        """Write the final answer from relevant findings, with the evidence it rests on."""
+        ...
+
+    async def summarize(
+        self, findings: list[Finding], instructions: str, words: int, meter: Meter
+    ) -> Draft:
+        """Write the final summary from per-chunk findings."""
+        ...
+
+    async def chat(self, messages: list[BaseMessage], meter: Meter) -> str:
+        """Reply to a conversation directly, without documents."""
+        ...

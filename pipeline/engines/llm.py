@@ -1,0 +1,196 @@
+"""LLMEngine: the Engine protocol on any LangChain chat model (prompts, structured output)."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from langchain_core.exceptions import OutputParserException
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from pydantic import BaseModel, ValidationError
+
+from pipeline import prompts
+from pipeline.calls import call_model
+from pipeline.config import Settings
+from pipeline.errors import ModelError
+from pipeline.schemas import ChunkReading, Draft, DraftAnswer, Finding, Route, Task
+from pipeline.spans import locate
+from pipeline.state import Chunk, ChunkTask, SourceDocument
+from pipeline.usage import Meter
+
+S = TypeVar("S", bound=BaseModel)
+
+# A collapsed note keeps at most this many quotes, so merging always shrinks the notes.
+MAX_QUOTES_PER_NOTE = 4
+ROUTE_PREVIEW_CHARS = 300
+
+
+class LLMEngine:
+    """Reads chunks and writes answers with a chat model; every call goes through call_model."""
+
+    def __init__(
+        self,
+        model: BaseChatModel,
+        settings: Settings,
+        *,
+        structured_method: str | None = None,
+    ) -> None:
+        self.model = model
+        self.settings = settings
+        self._method = {"method": structured_method} if structured_method else {}
+
+    async def route(self, question: str, documents: list[SourceDocument], meter: Meter) -> Route:
+        previews = "\n".join(
+            prompts.fence(doc["text"][:ROUTE_PREVIEW_CHARS], doc["id"]) for doc in documents
+        )
+        messages = [
+            SystemMessage(prompts.ROUTE_SYSTEM),
+            HumanMessage(prompts.ROUTE_USER.format(documents=previews, question=question)),
+        ]
+        route = await self._structured(Route, messages, meter)
+        # Two unparsable replies: a request with documents is about the documents.
+        return route or Route(mode="document", reason="router reply unparsable; fallback")
+
+    def prepare(
+        self, documents: list[SourceDocument], chunks: list[Chunk], question: str, task: Task
+    ) -> dict[str, Any]:
+        return {}
+
+    async def read_chunk(self, task: ChunkTask, meter: Meter) -> Finding:
+        chunk = task["chunk"]
+        fields = {
+            "chunk_id": chunk["id"] + 1,
+            "total": task["total"],
+            "excerpt": prompts.fence(chunk["text"], f"{chunk['document']}#{chunk['id']}"),
+        }
+        if task["task"] == "summarize":
+            system = prompts.MAP_SUMMARIZE_SYSTEM
+            user = prompts.MAP_SUMMARIZE_USER.format(
+                instructions=task["instructions"] or prompts.SUMMARY_DEFAULT_INSTRUCTIONS, **fields
+            )
+        else:
+            system = prompts.MAP_ASK_SYSTEM
+            user = prompts.MAP_ASK_USER.format(question=task["question"], **fields)
+        reading = await self._structured(
+            ChunkReading, [SystemMessage(system), HumanMessage(user)], meter
+        )
+        if reading is None:
+            raise ModelError("the model's reply for this chunk could not be parsed, twice")
+        evidence = [e for q in reading.quotes if (e := locate(q, chunk)) is not None]
+        return Finding(
+            chunk=chunk["id"],
+            chunks=[chunk["id"]],
+            relevance=reading.relevance,
+            answer=reading.answer,
+            evidence=evidence,
+            rationale=reading.rationale,
+            confidence=reading.confidence,
+        )
+
+    async def combine(self, findings: list[Finding], goal: str, meter: Meter) -> Finding:
+        messages = [
+            SystemMessage(prompts.COLLAPSE_SYSTEM),
+            HumanMessage(
+                prompts.COLLAPSE_USER.format(
+                    task=goal, notes=prompts.fence(render_notes(findings), "notes")
+                )
+            ),
+        ]
+        draft = await self._structured(DraftAnswer, messages, meter)
+        if draft is None:
+            raise ModelError("the model's merged note could not be parsed, twice")
+        used = _cited(findings, draft.cited)
+        evidence = sorted((e for f in used for e in f.evidence), key=lambda e: (-e.score, e.start))[
+            :MAX_QUOTES_PER_NOTE
+        ]
+        return Finding(
+            chunk=min(f.chunk for f in findings),
+            chunks=sorted({c for f in findings for c in (f.chunks or [f.chunk])}),
+            relevance=max(f.relevance for f in used),
+            answer=draft.answer,
+            evidence=evidence,
+            rationale="; ".join(draft.conflicts),
+            confidence=max(f.confidence for f in used),
+        )
+
+    async def answer(self, findings: list[Finding], question: str, meter: Meter) -> Draft:
+        user = prompts.ANSWER_USER.format(
+            question=question, notes=prompts.fence(render_notes(findings), "notes")
+        )
+        return await self._final(prompts.ANSWER_SYSTEM, user, findings, meter)
+
+    async def summarize(
+        self, findings: list[Finding], instructions: str, words: int, meter: Meter
+    ) -> Draft:
+        user = prompts.SUMMARY_USER.format(
+            instructions=instructions or prompts.SUMMARY_DEFAULT_INSTRUCTIONS,
+            words=words,
+            notes=prompts.fence(render_notes(findings), "notes"),
+        )
+        return await self._final(prompts.SUMMARY_SYSTEM, user, findings, meter)
+
+    async def chat(self, messages: list[BaseMessage], meter: Meter) -> str:
+        prompt: list[BaseMessage] = [SystemMessage(prompts.CHAT_SYSTEM), *messages]
+        reply = await call_model(lambda: self.model.ainvoke(prompt), self.settings)
+        meter.record(prompt, reply)
+        return reply.text if isinstance(reply, AIMessage) else str(reply.content)
+
+    async def _final(self, system: str, user: str, findings: list[Finding], meter: Meter) -> Draft:
+        draft = await self._structured(
+            DraftAnswer, [SystemMessage(system), HumanMessage(user)], meter
+        )
+        if draft is None:
+            raise ModelError("the model's final answer could not be parsed, twice")
+        evidence = [e for f in _cited(findings, draft.cited) for e in f.evidence]
+        return Draft(text=draft.answer, evidence=evidence, conflicts=draft.conflicts)
+
+    async def _structured(
+        self, schema: type[S], messages: list[BaseMessage], meter: Meter
+    ) -> S | None:
+        """Ask for `schema`; on a None or invalid reply ask once more with the error, then None."""
+        runnable = self.model.with_structured_output(schema, include_raw=True, **self._method)
+        for _ in range(2):
+
+            async def attempt(prompt: list[BaseMessage] = messages) -> dict[str, Any]:
+                try:
+                    out: dict[str, Any] = await runnable.ainvoke(prompt)  # type: ignore[assignment]
+                except (ValidationError, OutputParserException) as exc:
+                    # json_schema mode raises here instead of filling parsing_error.
+                    return {"raw": None, "parsed": None, "parsing_error": exc}
+                return out
+
+            out = await call_model(attempt, self.settings)
+            meter.record(messages, out.get("raw"))
+            parsed = out.get("parsed")
+            if parsed is not None:
+                try:
+                    return schema.model_validate(parsed)
+                except ValidationError as exc:
+                    out["parsing_error"] = exc
+            error = str(out.get("parsing_error") or "the reply held no structured output")
+            messages = [
+                *messages,
+                HumanMessage(
+                    f"Your previous reply could not be used ({error[:300]}). "
+                    "Reply again in exactly the required format."
+                ),
+            ]
+        return None
+
+
+def render_notes(findings: list[Finding]) -> str:
+    """Numbered notes for the reduce prompts: answer, confidence and quotes of each finding."""
+    lines = []
+    for number, finding in enumerate(findings, start=1):
+        quotes = " | ".join(f'"{e.quote}"' for e in finding.evidence[:MAX_QUOTES_PER_NOTE])
+        lines.append(
+            f"[{number}] (confidence {finding.confidence}/5) {finding.answer}"
+            + (f"\n    quotes: {quotes}" if quotes else "")
+        )
+    return "\n".join(lines)
+
+
+def _cited(findings: list[Finding], numbers: list[int]) -> list[Finding]:
+    """The findings a model cited by 1-based number; all of them if it cited none validly."""
+    picked = [findings[n - 1] for n in dict.fromkeys(numbers) if 1 <= n <= len(findings)]
+    return picked or findings

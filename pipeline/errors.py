@@ -1,0 +1,83 @@
+"""The longdoc error tree: every error a user can see, with a retryable flag and a hint.
+
+    LongdocError                 base; `retryable` and `hint` on every class
+    ├── InputError               bad documents, question, message or options (HTTP 422, exit 1)
+    │   ├── UnsupportedTypeError a file type longdoc cannot read (HTTP 415)
+    │   └── TooLargeError        over a size or chunk-count limit (HTTP 413)
+    ├── NotFoundError            a thread or resource that does not exist (HTTP 404)
+    ├── ConfigError              settings that cannot work, e.g. a missing model name
+    └── ModelError               the model provider failed after retries (HTTP 502)
+        └── ModelTimeoutError    a model call ran past its timeout (HTTP 504)
+
+Each surface (API, CLI) maps this tree once; nothing else decides status codes.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+
+class LongdocError(Exception):
+    """Base of every error longdoc raises on purpose."""
+
+    code: ClassVar[str] = "error"
+    retryable: ClassVar[bool] = False
+    default_hint: ClassVar[str] = ""
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint if hint is not None else self.default_hint
+
+    def to_dict(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message, "hint": self.hint}
+
+
+class InputError(LongdocError):
+    """The caller sent something longdoc cannot work with."""
+
+    code = "invalid_input"
+    default_hint = "Check the documents and the question you sent."
+
+
+class UnsupportedTypeError(InputError):
+    """A document whose type longdoc cannot read."""
+
+    code = "unsupported_type"
+    default_hint = "Send plain text, Markdown, HTML or PDF."
+
+
+class TooLargeError(InputError):
+    """A document, question or chunk count over its configured limit."""
+
+    code = "too_large"
+    default_hint = "Send a smaller document or raise the limit in the settings."
+
+
+class NotFoundError(LongdocError):
+    """A thread or other named resource that does not exist."""
+
+    code = "not_found"
+    default_hint = "Check the id; it may have been deleted."
+
+
+class ConfigError(LongdocError):
+    """Settings that cannot work; raised before any document is read."""
+
+    code = "config_error"
+    default_hint = "Check the LONGDOC_* settings (see .env.example)."
+
+
+class ModelError(LongdocError):
+    """The model provider failed, after the retries it was allowed."""
+
+    code = "model_error"
+    retryable = True
+    default_hint = "The model provider failed; try again later or check its status."
+
+
+class ModelTimeoutError(ModelError):
+    """A model call ran past `call_timeout_s` on every attempt."""
+
+    code = "model_timeout"
+    default_hint = "The model did not answer in time; raise LONGDOC_CALL_TIMEOUT_S or retry."

@@ -1,0 +1,60 @@
+"""The longdoc graph, wiring only:
+
+START -> route --(chat)-----> chat -> END
+            \\--(document)--> split --Send x N--> map_chunk --(findings +=)--> reduce -> END
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from pipeline.config import Settings
+from pipeline.engines.factory import make_engine
+from pipeline.nodes.chat import make_chat
+from pipeline.nodes.map_chunk import make_map_chunk
+from pipeline.nodes.reduce import make_reduce
+from pipeline.nodes.route import after_route, make_route
+from pipeline.nodes.split import make_split, send_chunks
+from pipeline.state import InputState, OutputState, State
+
+Graph = CompiledStateGraph[Any, Any, Any, Any]
+
+
+def build_graph(
+    model: BaseChatModel | None = None,
+    settings: Settings | None = None,
+    *,
+    checkpointer: BaseCheckpointSaver[Any] | None = None,
+) -> Graph:
+    """The compiled graph; `model=None` reads with the built-in extractive engine.
+
+    Its defaults bound the Send fan-out (max_concurrency must be a top-level config
+    key; LangGraph ignores it under `configurable`) and keep the step limit small.
+    A caller's own config values override both.
+    """
+    settings = settings or Settings()
+    engine = make_engine(model, settings)
+
+    graph = StateGraph(State, input_schema=InputState, output_schema=OutputState)
+    graph.add_node("route", make_route(engine, settings))
+    graph.add_node("split", make_split(engine, settings))
+    graph.add_node("map_chunk", make_map_chunk(engine))
+    graph.add_node("reduce", make_reduce(engine, settings))
+    graph.add_node("chat", make_chat(engine))
+
+    graph.add_edge(START, "route")
+    graph.add_conditional_edges("route", after_route, ["split", "chat"])
+    graph.add_conditional_edges("split", send_chunks, ["map_chunk"])
+    graph.add_edge("map_chunk", "reduce")
+    graph.add_edge("reduce", END)
+    graph.add_edge("chat", END)
+
+    compiled = graph.compile(checkpointer=checkpointer, name="longdoc")
+    return compiled.with_config(
+        max_concurrency=settings.max_concurrency, recursion_limit=settings.recursion_limit
+    )

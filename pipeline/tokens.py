@@ -1,0 +1,26 @@
+"""Token estimates that need no tokenizer download: one per CJK character, four chars otherwise."""
+
+from __future__ import annotations
+
+import math
+import re
+
+# Hiragana, katakana, CJK ideographs, Hangul: models spend about one token per character.
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+
+# English averages ~4 characters per token across common BPE vocabularies.
+_CHARS_PER_TOKEN = 4
+
+
+def count_tokens(text: str) -> int:
+    """Estimated tokens in `text`; e.g. 'Hello world!' (12 chars) -> 3, '日本語' -> 3."""
+    if not text:
+        return 0
+    cjk = len(_CJK.findall(text))
+    return cjk + math.ceil((len(text) - cjk) / _CHARS_PER_TOKEN)
+
+
+def chars_per_token(text: str) -> float:
+    """Characters per token for this text, used to size chunks in characters."""
+    tokens = count_tokens(text)
+    return len(text) / tokens if tokens else float(_CHARS_PER_TOKEN)
