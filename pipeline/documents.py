@@ -22,7 +22,15 @@ _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 def load_documents(documents: Documents, settings: Settings) -> list[SourceDocument]:
     """Validated documents with unique ids; raises InputError saying what to fix."""
-    items = [documents] if isinstance(documents, str | Path | Mapping) else list(documents)
+    if isinstance(documents, str | Path | Mapping):
+        items: list[Any] = [documents]
+    elif isinstance(documents, Sequence):
+        items = list(documents)
+    else:
+        raise InputError(
+            f"documents must be text, a path, or a list of them, not {type(documents).__name__}",
+            hint="Pass a string, a pathlib.Path, a dict with 'id' and 'text', or a list.",
+        )
     if not items:
         raise InputError("no documents were given", hint="Pass at least one document.")
     loaded = [_load_one(item, index, settings) for index, item in enumerate(items, start=1)]
