@@ -98,7 +98,13 @@ async def collapse(
         if total_tokens(shrunk) >= size:
             break  # no progress: stop rather than loop
         notes = shrunk
-        emit("reduce", round=round_number, notes=len(notes), tokens=total_tokens(notes))
+        emit(
+            "reduce",
+            round=round_number,
+            groups=len(groups),
+            notes=len(notes),
+            tokens=total_tokens(notes),
+        )
     return notes if total_tokens(notes) <= budget else fit_by_rank(notes, budget)
 
 

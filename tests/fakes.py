@@ -23,7 +23,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable
-from pydantic import ConfigDict, PrivateAttr
+from pydantic import ConfigDict, Field, PrivateAttr
 
 from pipeline.tokens import count_tokens
 
@@ -54,7 +54,7 @@ class FakeChatModel(BaseChatModel):
     _seen: set[str] = PrivateAttr(default_factory=set)
     peak_in_flight: int = 0
     calls: int = 0
-    prompts: list[str] = []
+    prompts: list[str] = Field(default_factory=list)
 
     @property
     def _llm_type(self) -> str:

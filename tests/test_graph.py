@@ -126,7 +126,9 @@ def test_every_chunk_failing_is_a_model_error(model: FakeChatModel) -> None:
         ask("FAIL_ALWAYS in a tiny document.", "What fails?", model=model, settings=settings)
 
 
-def test_usage_adds_up_to_every_call_the_model_saw(model: FakeChatModel, settings: Settings) -> None:
+def test_usage_adds_up_to_every_call_the_model_saw(
+    model: FakeChatModel, settings: Settings
+) -> None:
     result = ask(REPORT, "Who is the chief executive?", model=model, settings=settings)
     assert result.usage.calls == model.calls
     assert result.usage.input_tokens == sum(count_tokens(p) for p in model.prompts)
@@ -137,11 +139,18 @@ def test_usage_adds_up_to_every_call_the_model_saw(model: FakeChatModel, setting
 
 def test_two_documents_are_cited_by_their_own_ids(model: FakeChatModel, settings: Settings) -> None:
     documents = [
-        {"id": "founding.txt", "text": FILLER + "Halvorsen Robotics was founded in 1987. " + FILLER},
+        {
+            "id": "founding.txt",
+            "text": FILLER + "Halvorsen Robotics was founded in 1987. " + FILLER,
+        },
         {"id": "people.txt", "text": FILLER + "Its chief engineer is Tomas Berg. " + FILLER},
     ]
-    result = ask(documents, "When was Robotics founded and who is the engineer?", model=model,
-                 settings=settings)
+    result = ask(
+        documents,
+        "When was Robotics founded and who is the engineer?",
+        model=model,
+        settings=settings,
+    )
     cited = {c.document for c in result.citations}
     assert cited == {"founding.txt", "people.txt"}
     texts = {d["id"]: d["text"] for d in documents}
@@ -149,7 +158,9 @@ def test_two_documents_are_cited_by_their_own_ids(model: FakeChatModel, settings
         assert texts[citation.document][citation.start : citation.end] == citation.quote
 
 
-def test_repeated_text_is_cited_at_its_own_position(model: FakeChatModel, settings: Settings) -> None:
+def test_repeated_text_is_cited_at_its_own_position(
+    model: FakeChatModel, settings: Settings
+) -> None:
     repeated = "The chief executive is Ingrid Halvorsen. "
     text = FILLER + repeated + FILLER + repeated + FILLER
     result = ask(text, "Who is the chief executive?", model=model, settings=settings)
@@ -182,8 +193,13 @@ async def test_tiny_reduce_budget_collapses_and_fits(model: FakeChatModel) -> No
     )
     text = " ".join(f"Harbour fact {i} is that the harbour holds {i} boats." for i in range(120))
     graph = build_graph(model, settings)
-    events = await events_of(graph, {"question": "How many boats does the harbour hold?",
-                               "documents": [{"id": "d", "text": text}]})
+    events = await events_of(
+        graph,
+        {
+            "question": "How many boats does the harbour hold?",
+            "documents": [{"id": "d", "text": text}],
+        },
+    )
     rounds = [e for e in events if e["event"] == "reduce"]
     assert rounds, "the findings should have needed collapsing"
     assert rounds[-1]["tokens"] <= 200
@@ -207,9 +223,12 @@ async def test_second_run_on_a_thread_does_not_see_the_first_runs_findings(
     graph = build_graph(model, settings, checkpointer=InMemorySaver())
     config = {"configurable": {"thread_id": "t1"}}
     documents = [{"id": "report", "text": REPORT}]
-    first = await graph.ainvoke({"question": "Who is the chief executive?", "documents": documents},
-                         config)
-    second = await graph.ainvoke({"question": "When was it founded?", "documents": documents}, config)
+    first = await graph.ainvoke(
+        {"question": "Who is the chief executive?", "documents": documents}, config
+    )
+    second = await graph.ainvoke(
+        {"question": "When was it founded?", "documents": documents}, config
+    )
     assert "Ingrid" in first["answer"]
     assert "Ingrid" not in second["answer"]
     assert "1987" in second["answer"]

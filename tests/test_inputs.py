@@ -65,8 +65,9 @@ async def test_graph_called_directly_validates_its_input(model: FakeChatModel) -
 
 
 def test_nul_and_control_characters_are_removed(model: FakeChatModel, settings: Settings) -> None:
-    result = ask("The keeper\x00 is Marta\x07 Lund.", "Who is the keeper?", model=model,
-                 settings=settings)
+    result = ask(
+        "The keeper\x00 is Marta\x07 Lund.", "Who is the keeper?", model=model, settings=settings
+    )
     assert "\x00" not in result.answer
     assert result.citations[0].quote == "The keeper is Marta Lund."
 

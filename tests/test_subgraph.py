@@ -9,7 +9,9 @@ from langgraph.graph import END, START, StateGraph
 from pipeline import Settings, build_graph
 from tests.fakes import FakeChatModel
 
-TEXT = ("Quiet waves roll in. " * 60) + "The lighthouse keeper is Marta Lund. " + ("Gulls cry. " * 60)
+TEXT = (
+    ("Quiet waves roll in. " * 60) + "The lighthouse keeper is Marta Lund. " + ("Gulls cry. " * 60)
+)
 
 
 class Parent(TypedDict, total=False):
@@ -68,7 +70,10 @@ async def test_graph_called_inside_a_node_streams_progress_to_the_parent(
     events = [
         (namespace, chunk)
         async for namespace, chunk in app.astream(
-            {"question": "Who is the lighthouse keeper?", "documents": [{"id": "log", "text": TEXT}]},
+            {
+                "question": "Who is the lighthouse keeper?",
+                "documents": [{"id": "log", "text": TEXT}],
+            },
             stream_mode="custom",
             subgraphs=True,
         )
@@ -92,9 +97,13 @@ async def test_parent_sees_subgraph_node_events_with_subgraphs_true(
     namespaces = {
         namespace
         async for namespace, _ in app.astream(
-            {"question": "Who is the lighthouse keeper?", "documents": [{"id": "log", "text": TEXT}]},
+            {
+                "question": "Who is the lighthouse keeper?",
+                "documents": [{"id": "log", "text": TEXT}],
+            },
             stream_mode="custom",
             subgraphs=True,
         )
     }
-    assert namespaces and all(ns and ns[0].startswith("longdoc") for ns in namespaces)
+    assert namespaces
+    assert all(ns[0].startswith("longdoc") for ns in namespaces)
