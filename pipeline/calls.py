@@ -29,19 +29,20 @@ _RETRYABLE_NAMES = {
     "RateLimitError",
 }
 
-# One semaphore per event loop: asyncio primitives cannot be shared across loops,
-# and the sync API runs each call in a fresh loop.
-_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+# Semaphores per event loop and limit: asyncio primitives cannot be shared across
+# loops (the sync API runs each call in a fresh loop), and every request of one
+# process (same settings, same limit) must share one cap.
+_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, asyncio.Semaphore]] = (
     weakref.WeakKeyDictionary()
 )
 
 
 def call_slots(limit: int) -> asyncio.Semaphore:
-    """The process-wide cap on concurrent model calls for the running loop."""
-    loop = asyncio.get_running_loop()
-    if loop not in _slots:
-        _slots[loop] = asyncio.Semaphore(limit)
-    return _slots[loop]
+    """The process-wide cap of `limit` concurrent model calls, for the running loop."""
+    by_limit = _slots.setdefault(asyncio.get_running_loop(), {})
+    if limit not in by_limit:
+        by_limit[limit] = asyncio.Semaphore(limit)
+    return by_limit[limit]
 
 
 def status_code(exc: BaseException) -> int | None:

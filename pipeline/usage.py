@@ -1,25 +1,54 @@
-"""Meter: collects the token usage of each model call a node makes."""
+"""Meter: a callback handler that records the token usage of every model call a node makes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
 
+from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, LLMResult
+from langchain_core.runnables import RunnableConfig, ensure_config
+from langchain_core.runnables.config import merge_configs
 
 from pipeline.schemas import CallUsage
 from pipeline.tokens import count_tokens
 
 
-@dataclass
-class Meter:
-    """Usage records for one node run; the node returns `records` into `usage_log`."""
+class Meter(BaseCallbackHandler):
+    """Usage records for one node run; the node returns `records` into `usage_log`.
 
-    node: str
-    records: list[CallUsage] = field(default_factory=list)
+    Attached as a callback, it sees every call a runnable makes, whatever the
+    structured-output method wraps around the model. Providers that report no usage
+    get an estimate from the prompt and reply text.
+    """
 
-    def record(self, prompt: list[BaseMessage], reply: BaseMessage | None) -> None:
-        """Record one call, from the provider's usage figures or, without them, an estimate."""
-        usage = reply.usage_metadata if isinstance(reply, AIMessage) else None
+    run_inline = True  # record in the caller's task, not on a thread pool
+
+    def __init__(self, node: str) -> None:
+        self.node = node
+        self.records: list[CallUsage] = []
+        self._prompt_tokens: dict[UUID, int] = {}
+
+    def config(self) -> RunnableConfig:
+        """The current run's config (so tracing still nests) with this meter added."""
+        return merge_configs(ensure_config(), {"callbacks": [self]})
+
+    def on_chat_model_start(
+        self,
+        serialized: dict[str, Any],
+        messages: list[list[BaseMessage]],
+        *,
+        run_id: UUID,
+        **kwargs: Any,
+    ) -> None:
+        self._prompt_tokens[run_id] = sum(count_tokens(_text(m)) for m in messages[0])
+
+    def on_llm_end(self, response: LLMResult, *, run_id: UUID, **kwargs: Any) -> None:
+        estimate = self._prompt_tokens.pop(run_id, 0)
+        generation = response.generations[0][0] if response.generations else None
+        message = generation.message if isinstance(generation, ChatGeneration) else None
+        usage = message.usage_metadata if isinstance(message, AIMessage) else None
         if usage:
             self.records.append(
                 CallUsage(
@@ -29,14 +58,17 @@ class Meter:
                 )
             )
             return
+        output = _text(message) if message is not None else ""
         self.records.append(
-            CallUsage(
-                node=self.node,
-                input_tokens=sum(count_tokens(_text(m)) for m in prompt),
-                output_tokens=count_tokens(_text(reply)) if reply is not None else 0,
-            )
+            CallUsage(node=self.node, input_tokens=estimate, output_tokens=count_tokens(output))
         )
+
+    def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
+        self._prompt_tokens.pop(run_id, None)
 
 
 def _text(message: BaseMessage) -> str:
-    return message.content if isinstance(message.content, str) else str(message.content)
+    text = message.content if isinstance(message.content, str) else str(message.content)
+    if isinstance(message, AIMessage) and message.tool_calls:
+        text += str([call["args"] for call in message.tool_calls])
+    return text

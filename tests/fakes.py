@@ -61,7 +61,9 @@ class FakeChatModel(BaseChatModel):
         return "longdoc-fake"
 
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Runnable[Any, AIMessage]:
-        names = [getattr(t, "__name__", None) or t["function"]["name"] for t in tools]
+        names = [
+            getattr(t, "__name__", None) or t.get("title") or t["function"]["name"] for t in tools
+        ]
         return self.bind(tool_names=names, **kwargs)
 
     def _generate(

@@ -7,6 +7,8 @@ from typing import Any, TypeVar
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.runnables import Runnable
+from langchain_core.utils.function_calling import convert_to_json_schema
 from pydantic import BaseModel, ValidationError
 
 from pipeline import prompts
@@ -37,7 +39,10 @@ class LLMEngine:
     ) -> None:
         self.model = model
         self.settings = settings
-        self._method = {"method": structured_method} if structured_method else {}
+        self._method: dict[str, Any] = {"method": structured_method} if structured_method else {}
+        # Building a structured-output runnable converts the schema each time (~0.5 ms),
+        # so each schema's runnable is built once per engine.
+        self._runnables: dict[type[BaseModel], Runnable[Any, Any]] = {}
 
     async def route(self, question: str, documents: list[SourceDocument], meter: Meter) -> Route:
         previews = "\n".join(
@@ -131,8 +136,8 @@ class LLMEngine:
 
     async def chat(self, messages: list[BaseMessage], meter: Meter) -> str:
         prompt: list[BaseMessage] = [SystemMessage(prompts.CHAT_SYSTEM), *messages]
-        reply = await call_model(lambda: self.model.ainvoke(prompt), self.settings)
-        meter.record(prompt, reply)
+        config = meter.config()
+        reply = await call_model(lambda: self.model.ainvoke(prompt, config), self.settings)
         return reply.text if isinstance(reply, AIMessage) else str(reply.content)
 
     async def _final(self, system: str, user: str, findings: list[Finding], meter: Meter) -> Draft:
@@ -148,30 +153,34 @@ class LLMEngine:
         self, schema: type[S], messages: list[BaseMessage], meter: Meter
     ) -> S | None:
         """Ask for `schema`; on a None or invalid reply ask once more with the error, then None."""
-        runnable = self.model.with_structured_output(schema, include_raw=True, **self._method)
+        if schema not in self._runnables:
+            # A JSON-schema dict, not the class: LangChain re-derives a class's schema for
+            # tracing on every call (~0.7 ms), and we validate the dict ourselves below.
+            self._runnables[schema] = self.model.with_structured_output(
+                convert_to_json_schema(schema), **self._method
+            )
+        runnable = self._runnables[schema]
+        config = meter.config()
         for _ in range(2):
 
-            async def attempt(prompt: list[BaseMessage] = messages) -> dict[str, Any]:
+            async def attempt(prompt: list[BaseMessage] = messages) -> Any:
                 try:
-                    out: dict[str, Any] = await runnable.ainvoke(prompt)  # type: ignore[assignment]
+                    return await runnable.ainvoke(prompt, config)
                 except (ValidationError, OutputParserException) as exc:
-                    # json_schema mode raises here instead of filling parsing_error.
-                    return {"raw": None, "parsed": None, "parsing_error": exc}
-                return out
+                    return exc  # json_schema mode raises here; other methods return None
 
-            out = await call_model(attempt, self.settings)
-            meter.record(messages, out.get("raw"))
-            parsed = out.get("parsed")
-            if parsed is not None:
+            parsed = await call_model(attempt, self.settings)
+            error: object = parsed if isinstance(parsed, Exception) else None
+            if parsed is not None and error is None:
                 try:
                     return schema.model_validate(parsed)
                 except ValidationError as exc:
-                    out["parsing_error"] = exc
-            error = str(out.get("parsing_error") or "the reply held no structured output")
+                    error = exc
+            reason = str(error or "the reply held no structured output")[:300]
             messages = [
                 *messages,
                 HumanMessage(
-                    f"Your previous reply could not be used ({error[:300]}). "
+                    f"Your previous reply could not be used ({reason}). "
                     "Reply again in exactly the required format."
                 ),
             ]
