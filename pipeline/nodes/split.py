@@ -16,6 +16,8 @@ from pipeline.state import ChunkTask, State
 
 
 def make_split(engine: Engine, settings: Settings) -> NodeFn:
+    # Sync on purpose: splitting and indexing are CPU work with no awaits, and LangGraph
+    # runs a sync node on a worker thread, so a 10 MB split does not stall the event loop.
     def split(state: State) -> dict[str, Any]:
         chunks = split_documents(state["documents"], settings)
         task = state.get("task", "ask")
