@@ -1,4 +1,4 @@
-"""The README stays true: its Quickstart runs, CI runs its test command, its settings table is current.
+"""The README stays true: the Quickstart runs, CI runs its test command, the settings table.
 
 Regenerate the settings table with `python tests/test_readme.py --write`.
 """

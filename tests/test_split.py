@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from pipeline import Settings
 from pipeline.split import split_documents
 from pipeline.state import SourceDocument
@@ -50,4 +52,4 @@ def test_overlap_repeats_text_between_neighbours() -> None:
     chunks = split_documents(
         [SourceDocument(id="d", text=text)], Settings(chunk_size=100, chunk_overlap=20)
     )
-    assert any(b["start"] < a["end"] for a, b in zip(chunks, chunks[1:], strict=False))
+    assert any(b["start"] < a["end"] for a, b in itertools.pairwise(chunks))
