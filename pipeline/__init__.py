@@ -8,15 +8,37 @@ from pipeline.errors import (
     ModelError,
     ModelTimeoutError,
     NotFoundError,
+    StorageError,
     TooLargeError,
     UnsupportedTypeError,
 )
 from pipeline.graph import build_graph
-from pipeline.schemas import AskResult, Citation, Coverage, Finding, SummaryResult, Usage
+from pipeline.schemas import (
+    AskResult,
+    ChatResult,
+    Citation,
+    Coverage,
+    Finding,
+    SummaryResult,
+    ThreadMessage,
+    ThreadView,
+    Usage,
+)
 from pipeline.service import aask, ask, asummarize, summarize
+from pipeline.threads import (
+    achat,
+    acreate_thread,
+    adelete_thread,
+    aget_thread,
+    chat,
+    create_thread,
+    delete_thread,
+    get_thread,
+)
 
 __all__ = [
     "AskResult",
+    "ChatResult",
     "Citation",
     "ConfigError",
     "Coverage",
@@ -27,13 +49,24 @@ __all__ = [
     "ModelTimeoutError",
     "NotFoundError",
     "Settings",
+    "StorageError",
     "SummaryResult",
+    "ThreadMessage",
+    "ThreadView",
     "TooLargeError",
     "UnsupportedTypeError",
     "Usage",
     "aask",
+    "achat",
+    "acreate_thread",
+    "adelete_thread",
+    "aget_thread",
     "ask",
     "asummarize",
     "build_graph",
+    "chat",
+    "create_thread",
+    "delete_thread",
+    "get_thread",
     "summarize",
 ]

@@ -6,6 +6,7 @@
     │   └── TooLargeError        over a size or chunk-count limit (HTTP 413)
     ├── NotFoundError            a thread or resource that does not exist (HTTP 404)
     ├── ConfigError              settings that cannot work, e.g. a missing model name
+    ├── StorageError             the thread store (SQLite/PostgreSQL) cannot be reached (HTTP 503)
     └── ModelError               the model provider failed after retries (HTTP 502)
         └── ModelTimeoutError    a model call ran past its timeout (HTTP 504)
 
@@ -66,6 +67,14 @@ class ConfigError(LongdocError):
 
     code = "config_error"
     default_hint = "Check the LONGDOC_* settings (see .env.example)."
+
+
+class StorageError(LongdocError):
+    """The checkpointer that keeps chat threads cannot be opened or reached."""
+
+    code = "storage_unavailable"
+    retryable = True
+    default_hint = "Check LONGDOC_CHECKPOINT_URL or LONGDOC_DATA_DIR and that the store is up."
 
 
 class ModelError(LongdocError):

@@ -16,6 +16,7 @@ from langgraph.graph.state import CompiledStateGraph
 from pipeline.config import Settings
 from pipeline.engines.factory import make_engine
 from pipeline.nodes.chat import make_chat
+from pipeline.nodes.compress import make_compress
 from pipeline.nodes.map_chunk import make_map_chunk
 from pipeline.nodes.reduce import make_reduce
 from pipeline.nodes.route import after_route, make_route
@@ -45,13 +46,15 @@ def build_graph(
     graph.add_node("split", make_split(engine, settings))
     graph.add_node("map_chunk", make_map_chunk(engine))
     graph.add_node("reduce", make_reduce(engine, settings))
+    graph.add_node("compress", make_compress(engine, settings))
     graph.add_node("chat", make_chat(engine))
 
     graph.add_edge(START, "route")
-    graph.add_conditional_edges("route", after_route, ["split", "chat"])
+    graph.add_conditional_edges("route", after_route, ["split", "compress"])
     graph.add_conditional_edges("split", send_chunks, ["map_chunk"])
     graph.add_edge("map_chunk", "reduce")
     graph.add_edge("reduce", END)
+    graph.add_edge("compress", "chat")
     graph.add_edge("chat", END)
 
     compiled = graph.compile(checkpointer=checkpointer, name="longdoc")

@@ -87,3 +87,12 @@ def fence(text: str, label: str) -> str:
     """Wrap untrusted text in <document> tags it cannot close early."""
     safe = text.replace("</document", "<\\/document")
     return f'<document id="{label}">\n{safe}\n</document>'
+
+
+MEMORY_PREFIX = "Summary of the earlier conversation:\n"
+
+MEMORY_INSTRUCTIONS = (
+    "Summarize this conversation so it can continue without the full transcript: keep "
+    "facts the user stated about themselves and their goals, decisions, names, numbers "
+    "and open questions."
+)

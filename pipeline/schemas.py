@@ -171,3 +171,42 @@ class DraftAnswer(BaseModel):
     conflicts: list[str] = Field(
         default_factory=list, description="Disagreements between notes and how they were settled."
     )
+
+
+# ---- Chat threads ----
+
+
+class ThreadMessage(BaseModel):
+    """One message of a chat thread."""
+
+    id: str
+    role: Literal["user", "assistant", "system", "tool"]
+    content: str
+
+
+class ChatResult(BaseModel):
+    """One chat turn's reply; `compressed` says whether this turn folded older history."""
+
+    thread_id: str
+    reply: str
+    mode: Mode
+    citations: list[Citation] = Field(default_factory=list)
+    coverage: Coverage = Field(default_factory=Coverage)
+    usage: Usage = Field(default_factory=Usage)
+    compressed: bool = False
+
+
+class ThreadView(BaseModel):
+    """A thread as stored: the running summary, what the model sees, and every message."""
+
+    thread_id: str
+    summary: str = ""
+    summary_covers: list[str] = Field(
+        default_factory=list, description="Ids of the messages the summary folds in."
+    )
+    messages: list[ThreadMessage] = Field(
+        default_factory=list, description="What the model sees: the summary, then kept messages."
+    )
+    history: list[ThreadMessage] = Field(
+        default_factory=list, description="Every message of the thread, in order."
+    )

@@ -70,7 +70,12 @@ class InputState(TypedDict, total=False):
 
 
 class OutputState(TypedDict, total=False):
-    """What a run returns, as plain JSON-ready values (shapes of pipeline.schemas)."""
+    """What a run returns, as plain JSON-ready values (shapes of pipeline.schemas).
+
+    `messages` is the thread's full history (add_messages appends, never drops);
+    `summary` the running summary written by compress; `compressed` whether this
+    turn folded history.
+    """
 
     answer: str
     mode: Mode
@@ -79,6 +84,8 @@ class OutputState(TypedDict, total=False):
     usage: dict[str, Any]
     conflicts: list[str]
     messages: Annotated[list[AnyMessage], add_messages]
+    summary: str
+    compressed: bool
 
 
 class State(InputState, OutputState, total=False):
@@ -95,6 +102,9 @@ class State(InputState, OutputState, total=False):
 
     findings: Annotated[list[Finding], add_or_reset]
     """Appended by every map_chunk (operator.add); reset by route at the start of each run."""
+
+    summary_covers: list[str]
+    """Written by compress (replaces): ids of every message the running summary folds in."""
 
     usage_log: Annotated[list[CallUsage], add_or_reset]
     """One record per model call, appended by every node; reset by route each run."""

@@ -1,12 +1,13 @@
-"""chat: answer a conversation turn directly, with no documents to read."""
+"""chat: answer a conversation turn directly from the summary and the kept messages."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.messages import AIMessage, HumanMessage
 
 from pipeline.engines.base import Engine
+from pipeline.memory import summary_message, visible
 from pipeline.nodes import NodeFn
 from pipeline.progress import emit
 from pipeline.schemas import Coverage, Usage
@@ -17,9 +18,10 @@ from pipeline.usage import Meter
 def make_chat(engine: Engine) -> NodeFn:
     async def chat(state: State) -> dict[str, Any]:
         turn = HumanMessage(state["question"])
-        history: list[BaseMessage] = list(state.get("messages", []))
+        kept = visible(state.get("messages", []), state.get("summary_covers", []))
+        prompt = [*summary_message(state.get("summary", "")), *kept, turn]
         meter = Meter("chat")
-        reply = await engine.chat([*history, turn], meter)
+        reply = await engine.chat(prompt, meter)
         emit("answer")
         return {
             "answer": reply,

@@ -31,6 +31,7 @@ def make_route(engine: Engine, settings: Settings) -> NodeFn:
             "question": question,
             "documents": documents,
             "mode": mode,
+            "compressed": False,
             "findings": [RESET],
             "usage_log": [RESET, *meter.records],
         }
@@ -39,8 +40,8 @@ def make_route(engine: Engine, settings: Settings) -> NodeFn:
 
 
 def after_route(state: State) -> str:
-    """Edge: document mode goes to split, chat mode to chat."""
-    return "split" if state["mode"] == "document" else "chat"
+    """Edge: document mode goes to split, chat mode through compress to chat."""
+    return "split" if state["mode"] == "document" else "compress"
 
 
 def _valid_question(state: State, settings: Settings) -> str:
