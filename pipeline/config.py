@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -13,6 +14,39 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(
         env_prefix="LONGDOC_", env_file=".env", extra="ignore", frozen=True
+    )
+
+    provider: Literal["extractive", "openai", "databricks"] = Field(
+        "extractive",
+        description="Who reads: the built-in `extractive` engine (no model), any OpenAI-compatible "
+        "server (`openai`), or a Databricks serving endpoint (`databricks`).",
+    )
+    model: str = Field(
+        "", description="Chat model name (Databricks: serving endpoint name); needed by a provider."
+    )
+    map_model: str = Field(
+        "", description="Model that routes and reads each chunk; empty means `model`."
+    )
+    reduce_model: str = Field(
+        "", description="Model that collapses findings and writes answers; empty means `model`."
+    )
+    base_url: str = Field(
+        "",
+        description="Server URL; empty falls back to OPENAI_BASE_URL (openai) or DATABRICKS_HOST.",
+    )
+    api_key: SecretStr | None = Field(
+        None, description="API key; unset falls back to OPENAI_API_KEY or DATABRICKS_TOKEN."
+    )
+    temperature: float | None = Field(
+        0.0, ge=0, le=2, description="Sampling temperature; 0 keeps readings repeatable."
+    )
+    max_output_tokens: int | None = Field(
+        None, ge=1, description="Most tokens one model reply may have; unset: the server's limit."
+    )
+    structured_method: Literal["auto", "json_schema", "function_calling", "json_mode"] = Field(
+        "auto",
+        description="How typed replies are asked for; auto: json_schema on openai, "
+        "function_calling on databricks.",
     )
 
     chunk_size: int = Field(
@@ -63,8 +97,52 @@ class Settings(BaseSettings):
     answer_sentences: int = Field(
         2, ge=1, le=10, description="Sentences the built-in engine puts in an answer."
     )
+    checkpoint_url: str | None = Field(
+        None,
+        description="postgresql://... keeps chat threads in PostgreSQL; unset: SQLite in data_dir.",
+    )
+    memory_trigger: Literal["tokens", "messages"] = Field(
+        "tokens", description="What folds chat history into the summary: a token or message count."
+    )
+    memory_token_budget: int = Field(
+        2000, ge=200, description="Tokens of summary plus kept messages a chat prompt may hold."
+    )
+    memory_max_messages: int = Field(
+        20, ge=2, description="Messages a chat prompt may hold when memory_trigger=messages."
+    )
+    memory_keep_messages: int = Field(
+        4, ge=0, description="Most recent messages always kept verbatim, never folded."
+    )
+    memory_summary_words: int = Field(
+        150, ge=20, le=2000, description="Target length of the running chat summary, in words."
+    )
     data_dir: Path = Field(
         Path(".longdoc"), description="Directory for chat threads and other local state."
+    )
+    pdf_max_pages: int = Field(2000, ge=1, description="Most pages read from one PDF.")
+    pdf_timeout_s: float = Field(
+        60.0, gt=0, description="Seconds one PDF may take to parse before it is refused."
+    )
+    pdf_max_memory_mb: int = Field(
+        2048, ge=256, description="Memory cap of the child process that parses a PDF, in MB."
+    )
+    api_keys: str = Field(
+        "",
+        description="Comma-separated keys the HTTP API accepts (Bearer or X-API-Key); empty = open.",
+    )
+    max_queued_requests: int = Field(
+        128, ge=1, description="HTTP requests in progress at once; past this the API answers 429."
+    )
+    request_timeout_s: float = Field(
+        600.0, gt=0, description="Seconds one HTTP request may run before it ends with 504."
+    )
+    shutdown_timeout_s: float = Field(
+        30.0, ge=0, description="Seconds `longdoc serve` lets in-flight requests finish on stop."
+    )
+    model_factory: str = Field(
+        "",
+        description="`module:function` returning a LangChain chat model for `longdoc serve`; "
+        "empty = built-in engine.",
     )
 
     @model_validator(mode="after")
