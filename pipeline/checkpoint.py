@@ -6,7 +6,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+import aiosqlite
 from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from pipeline.config import Settings
@@ -14,6 +16,18 @@ from pipeline.errors import ConfigError, StorageError
 
 Saver = BaseCheckpointSaver[Any]
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+# Our own types stored in graph state. Naming them switches the serializer to strict
+# mode: it revives only LangChain's safe types and these, never arbitrary classes.
+STATE_TYPES = [
+    ("pipeline.schemas", "Finding"),
+    ("pipeline.schemas", "Evidence"),
+    ("pipeline.schemas", "CallUsage"),
+]
+
+
+def _serde() -> JsonPlusSerializer:
+    return JsonPlusSerializer(allowed_msgpack_modules=STATE_TYPES)
 
 
 @asynccontextmanager
@@ -39,10 +53,8 @@ async def _sqlite(settings: Settings) -> AsyncIterator[Saver]:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise StorageError(f"cannot create the data directory {settings.data_dir}: {exc}") from exc
-    async with AsyncSqliteSaver.from_conn_string(
-        str(settings.data_dir / "threads.sqlite")
-    ) as saver:
-        yield saver
+    async with aiosqlite.connect(str(settings.data_dir / "threads.sqlite")) as conn:
+        yield AsyncSqliteSaver(conn, serde=_serde())
 
 
 @asynccontextmanager
@@ -51,7 +63,7 @@ async def _postgres(url: str) -> AsyncIterator[Saver]:
     from psycopg import OperationalError
 
     try:
-        async with AsyncPostgresSaver.from_conn_string(url) as saver:
+        async with AsyncPostgresSaver.from_conn_string(url, serde=_serde()) as saver:
             await saver.setup()  # creates or migrates the tables; idempotent
             yield saver
     except OperationalError as exc:

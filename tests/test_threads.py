@@ -34,7 +34,9 @@ def memory(tmp_path: Path) -> Settings:
     )
 
 
-async def test_thread_remembers_turns_across_calls(model: FakeChatModel, memory: Settings) -> None:
+async def test_thread_remembers_turns_across_calls(
+    model: FakeChatModel, memory: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
     thread = await acreate_thread(settings=memory)
     await achat(thread.thread_id, "My name is Aiko.", model=model, settings=memory)
     second = await achat(thread.thread_id, "What is my name?", model=model, settings=memory)
@@ -44,6 +46,7 @@ async def test_thread_remembers_turns_across_calls(model: FakeChatModel, memory:
     view = await aget_thread(thread.thread_id, settings=memory)
     assert [m.role for m in view.history] == ["user", "assistant", "user", "assistant"]
     assert view.history[0].content == "My name is Aiko."
+    assert "unregistered type" not in caplog.text, "state types must revive without warnings"
 
 
 async def test_new_thread_reads_back_empty(memory: Settings) -> None:

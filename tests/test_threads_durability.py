@@ -1,0 +1,86 @@
+"""A process killed with SIGKILL loses no completed turn: restart and every one is there."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from pipeline import Settings, get_thread
+
+REPO = Path(__file__).resolve().parent.parent
+
+CHILD = """
+import asyncio, sys
+from pipeline import Settings, achat
+from tests.fakes import FakeChatModel
+
+async def main() -> None:
+    settings = Settings(data_dir=sys.argv[1], memory_token_budget=300)
+    model = FakeChatModel(latency=float(sys.argv[3]))
+    for line in sys.stdin:
+        reply = await achat(sys.argv[2], line.strip(), model=model, settings=settings)
+        print("done", reply.reply, flush=True)
+
+asyncio.run(main())
+"""
+
+
+def start(data: Path, thread: str, latency: float = 0.0) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(data), thread, str(latency)],
+        cwd=REPO,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+
+
+def turn(child: subprocess.Popen[str], text: str) -> None:
+    assert child.stdin is not None
+    assert child.stdout is not None
+    child.stdin.write(text + "\n")
+    child.stdin.flush()
+    assert child.stdout.readline().startswith("done")
+
+
+def kill(child: subprocess.Popen[str]) -> None:
+    child.send_signal(signal.SIGKILL)
+    child.wait(timeout=10)
+    for stream in (child.stdin, child.stdout):
+        if stream is not None:
+            stream.close()
+
+
+def test_completed_turns_survive_sigkill(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    child = start(data, "t-durable")
+    for i in range(3):
+        turn(child, f"fact number {i}")
+    kill(child)
+
+    child = start(data, "t-durable")
+    turn(child, "fact number 3")
+    kill(child)
+
+    view = get_thread("t-durable", settings=Settings(data_dir=data))
+    users = [m.content for m in view.history if m.role == "user"]
+    assert users == [f"fact number {i}" for i in range(4)]
+    assert len(view.history) == 8
+
+
+def test_turn_killed_midway_leaves_earlier_turns_intact(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    child = start(data, "t-midway", latency=2.0)
+    turn(child, "first fact")
+    assert child.stdin is not None
+    child.stdin.write("second fact, never answered\n")
+    child.stdin.flush()
+    kill(child)  # while the model call sleeps
+
+    view = get_thread("t-midway", settings=Settings(data_dir=data))
+    assert [m.content for m in view.history if m.role == "user"] == ["first fact"]
+    assert len(view.history) == 2
