@@ -116,6 +116,20 @@ class Settings(BaseSettings):
     memory_summary_words: int = Field(
         150, ge=20, le=2000, description="Target length of the running chat summary, in words."
     )
+    evidence_sentences: int = Field(
+        3,
+        ge=1,
+        le=20,
+        description="Ranked sentences the built-in engine cites with an answer (at least "
+        "answer_sentences; the rest are runners-up the reader can check).",
+    )
+    extractive_chunk_size: int = Field(
+        25_000,
+        ge=50,
+        le=1_000_000,
+        description="Chunk size in tokens when the built-in engine reads (chunk_size is for "
+        "models): it reads a chunk in microseconds, so big chunks only save per-chunk overhead.",
+    )
     data_dir: Path = Field(
         Path(".longdoc"), description="Directory for chat threads and other local state."
     )

@@ -23,8 +23,9 @@ def summary_message(summary: str) -> list[BaseMessage]:
 
 
 def prompt_tokens(summary: str, kept: Sequence[BaseMessage], incoming: str) -> int:
-    """Tokens a chat prompt would hold: summary, kept messages and the new message."""
-    texts = [summary, incoming, *(message_text(m) for m in kept)]
+    """Tokens a chat prompt would hold: system prompt, summary, kept messages, new message."""
+    fixed = prompts.CHAT_SYSTEM + (prompts.MEMORY_PREFIX if summary else "")
+    texts = [fixed, summary, incoming, *(message_text(m) for m in kept)]
     return sum(count_tokens(t) for t in texts)
 
 

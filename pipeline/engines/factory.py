@@ -6,14 +6,11 @@ from langchain_core.language_models import BaseChatModel
 
 from pipeline.config import Settings
 from pipeline.engines.base import Engine
+from pipeline.engines.extractive import ExtractiveEngine
 from pipeline.engines.llm import LLMEngine
-from pipeline.errors import ConfigError
 
 
 def make_engine(model: BaseChatModel | None, settings: Settings) -> Engine:
     if model is not None:
         return LLMEngine(model, settings)
-    raise ConfigError(
-        "no chat model was given and the built-in extractive engine is not available yet",
-        hint="Pass model=<a LangChain chat model>.",
-    )
+    return ExtractiveEngine(settings)

@@ -1,0 +1,72 @@
+"""Chat without a model: spotting small talk, and recalling sentences from the conversation."""
+
+from __future__ import annotations
+
+import re
+
+from langchain_core.messages import AIMessage, BaseMessage
+
+from pipeline.engines.retrieval import build_query, score_sentences
+
+# Whole messages that are plainly conversation: greetings, thanks, goodbyes, acknowledgements,
+# optionally followed by a softener ("thanks a lot!", "hello there"). A message that goes on
+# to ask something ("thanks, and what was revenue?") does not match.
+_SMALL_TALK = re.compile(
+    r"^\W*(?:(?P<greeting>hi|hello|hey|hiya|howdy|good (?:morning|afternoon|evening)"
+    r"|how are you(?: doing)?|こんにちは|こんばんは|おはよう(?:ございます)?"
+    r"|안녕(?:하세요)?|你好|您好)"
+    r"|(?P<thanks>thanks?(?: you)?|thank you|thx|ty|cheers|ありがとう(?:ございます)?|どうも"
+    r"|감사합니다|고마워(?:요)?|谢谢|多谢)"
+    r"|(?P<bye>bye|goodbye|see you|さようなら|またね|안녕히 (?:계세요|가세요)|再见)"
+    r"|(?P<ack>ok(?:ay)?|cool|great|nice|got it|perfect|了解|わかりました|알겠습니다|好的))"
+    r"(?:[\s,]+(?:there|again|a lot|so much|very much|everyone|all|bot|longdoc))*[\s\W]*$",
+    re.IGNORECASE,
+)
+
+REPLIES = {
+    "greeting": "Hello! Attach a document and ask me about it; I answer with cited sentences.",
+    "thanks": "You're welcome.",
+    "bye": "Goodbye.",
+    "ack": "Good. Ask me anything about your documents.",
+}
+NEEDS_MODEL = (
+    "I can't answer that without a language model: the built-in engine only finds sentences "
+    "in your documents or earlier in this conversation, and none of them answers it. Attach "
+    "a document to ask about, or run longdoc with a chat model."
+)
+
+
+def small_talk(text: str) -> str | None:
+    """'greeting', 'thanks', 'bye' or 'ack' for plainly conversational input, else None."""
+    match = _SMALL_TALK.match(text.strip())
+    if match is None:
+        return None
+    return next(kind for kind, value in match.groupdict().items() if value)
+
+
+def recall(history: list[BaseMessage], question: str, min_coverage: float) -> str | None:
+    """The earlier sentence that best answers `question`, quoted with who said it, or None.
+
+    'What is my name?' after 'My name is Aiko.' -> 'You said: "My name is Aiko."'.
+    Questions asked earlier are not answers, so sentences ending in '?' are skipped.
+    """
+    canned = {NEEDS_MODEL, *REPLIES.values()}
+    history = [m for m in history if _text(m) not in canned]
+    texts = [_text(m) for m in history]
+    query = build_query(question, texts)
+    best: tuple[float, str, BaseMessage] | None = None
+    for message, text in zip(history, texts, strict=True):
+        for hit in score_sentences(text, query):
+            sentence = text[hit.start : hit.end]
+            if sentence.endswith(("?", "？")):
+                continue
+            if hit.coverage >= min_coverage and (best is None or hit.score > best[0]):
+                best = (hit.score, sentence, message)
+    if best is None:
+        return None
+    speaker = "I said" if isinstance(best[2], AIMessage) else "You said"
+    return f'{speaker}: "{best[1]}"'
+
+
+def _text(message: BaseMessage) -> str:
+    return message.text

@@ -1,0 +1,217 @@
+"""Sentence retrieval: BM25 with whole-document statistics, neighbour context, answer-type cues."""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pipeline.engines.sentences import is_heading, sentence_spans
+from pipeline.engines.terms import TermFinder, query_terms
+
+AnswerType = Literal["date", "number", "person"]
+
+# General parameters, chosen on SQuAD questions held out from the eval set
+# (tests/bench/eval_qa.py --tune); never per question.
+K1 = 1.2
+"""BM25 term-frequency saturation: a term's second occurrence adds (k1+1)/(k1+2) ~ 0.69 more."""
+B = 0.75
+"""BM25 length normalization (0 = none, 1 = full), lengths measured in characters."""
+CONTEXT_WEIGHT = 0.3
+"""Share of each neighbouring sentence's score a sentence borrows: questions often name the
+subject in one sentence and ask about a fact stated in the next."""
+TYPE_BOOST = 0.25
+"""Score bonus (x1.25) for a sentence holding what the question asks for (a year for 'when')
+that the question itself does not contain."""
+HEADING_WEIGHT = 0.5
+COVERAGE_IDF_POWER = 2
+"""Coverage weighs terms by idf squared: a question's rare terms carry its focus, so a
+sentence matching only the document's common topic words ("Corvid", "station") covers
+little of a question about something the document never mentions."""
+PREV_WEIGHT = 0.3
+NEXT_WEIGHT = 0.3
+SAME_PARAGRAPH = 0
+PARAGRAPH_WEIGHT = 0.0
+COVERAGE_POWER = 0.0
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+"""Headings name topics; they rarely state the answer, so they count half."""
+
+_QUESTION_TYPES: list[tuple[AnswerType, re.Pattern[str]]] = [
+    (
+        "date",
+        re.compile(
+            r"^\s*when\b|\b(what|which|in what) (year|date|day|month|century|decade)\b"
+            r"|いつ|何年|何月|何日|哪一?年|什么时候|언제|몇\s*년",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "number",
+        re.compile(
+            r"\bhow (many|much|long|old|far|large|big|high|tall|often|fast|heavy)\b"
+            r"|\bwhat (percentage|percent|number|amount|share|proportion)\b"
+            r"|いくら|何人|何個|いくつ|何パーセント|多少|几|몇|얼마",
+            re.IGNORECASE,
+        ),
+    ),
+    ("person", re.compile(r"^\s*who\b|\bwhom\b|\bwhose\b|誰|だれ|谁|누구", re.IGNORECASE)),
+]
+_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+_ANSWER_PATTERNS: dict[AnswerType, re.Pattern[str]] = {
+    "date": re.compile(rf"\b(1[0-9]\d\d|20\d\d)s?\b|\b({_MONTHS})\b|\d+\s*[年月日년월일]"),
+    "number": re.compile(r"\d[\d,.]*|[一二三四五六七八九十百千万億]+[人個円年件%]"),
+    "person": re.compile(r"\b[A-Z][\w'’-]+(?:\s+(?:[A-Z]\.\s*)*[A-Z][\w'’-]+)+"),
+}
+
+
+# "What kind of X", "in what year", "the name of": the frame says what to look for, not where;
+# "kind" or "year" rarely appears in the answering sentence, so these words are not searched.
+_FRAME = re.compile(
+    r"\b(?:what|which|whose)\s+(?:kind|type|sort|form|name|year|date|day|month|century|decade"
+    r"|percentage|percent|number|amount)s?\b(?:\s+of\b)?|\bthe\s+names?\s+of\b"
+    r"|\bhow\s+(?:long|many|much|large|big|old|far|high|tall|often)\b",
+    re.IGNORECASE,
+)
+
+
+def content_question(question: str) -> str:
+    """The question without its frame: 'In what year was X founded?' -> 'In  was X founded?'."""
+    return _FRAME.sub(" ", question)
+
+
+def answer_type(question: str) -> AnswerType | None:
+    """What kind of answer a question wants: 'When was ...' -> 'date', 'Who ...' -> 'person'."""
+    for kind, pattern in _QUESTION_TYPES:
+        if pattern.search(question):
+            return kind
+    return None
+
+
+@dataclass(frozen=True)
+class Query:
+    """A question's terms with their IDF over every sentence of the documents."""
+
+    question: str
+    idf: dict[str, float]
+    avg_length: float
+    kind: AnswerType | None = None
+    finder: TermFinder = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "finder", TermFinder(self.idf))
+
+    def hints(self) -> dict[str, Any]:
+        """The JSON-ready form every map task carries: a few dozen bytes per term."""
+        return {"idf": self.idf, "avg_length": self.avg_length, "kind": self.kind}
+
+    @classmethod
+    def from_hints(cls, question: str, hints: dict[str, Any]) -> Query:
+        return cls(question, dict(hints["idf"]), float(hints["avg_length"]), hints.get("kind"))
+
+
+def build_query(question: str, texts: list[str]) -> Query:
+    """IDF of the question's terms over all sentences of `texts`, and their mean length.
+
+    Sentences are the BM25 "documents": a term in 3 of 1,000 sentences gets
+    idf = ln(1 + (1000 - 3 + 0.5) / (3 + 0.5)) = 5.66; one in 500 of them 0.69.
+    """
+    terms = query_terms(content_question(question))
+    finder = TermFinder(terms)
+    sentences = 0
+    length = 0
+    df: Counter[str] = Counter()
+    for text in texts:
+        spans = sentence_spans(text)
+        ends = [end for _, end in spans]
+        sentences += len(spans)
+        length += sum(end - start for start, end in spans)
+        df.update(
+            term for _, term in {(bisect.bisect_right(ends, p), t) for p, t in finder.find(text)}
+        )
+    n = max(sentences, 1)
+    idf = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in terms}
+    return Query(question, idf, length / n if sentences else 1.0, answer_type(question))
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A scored sentence: local offsets into the scored text."""
+
+    start: int
+    end: int
+    score: float
+    coverage: float
+    """Share of the question's idf-squared mass found here (neighbours count CONTEXT_WEIGHT)."""
+
+
+def score_sentences(text: str, query: Query) -> list[Hit]:
+    """Every sentence of `text` that matches (or borrows from a neighbour that does)."""
+    spans = sentence_spans(text)
+    if not spans or not query.idf:
+        return []
+    ends = [end for _, end in spans]
+    counts: dict[int, Counter[str]] = {}
+    for position, term in query.finder.find(text):
+        sid = bisect.bisect_right(ends, position)
+        if sid < len(spans):
+            counts.setdefault(sid, Counter())[term] += 1
+    base: dict[int, float] = {}
+    for sid, tf in counts.items():
+        start, end = spans[sid]
+        norm = K1 * (1 - B + B * (end - start) / query.avg_length)
+        base[sid] = sum(query.idf[t] * c * (K1 + 1) / (c + norm) for t, c in tf.items())
+    total_idf = sum(query.idf.values()) or 1.0
+    weight = {t: v**COVERAGE_IDF_POWER for t, v in query.idf.items()}
+    total_weight = sum(weight.values()) or 1.0
+    breaks = [m.start() for m in _PARAGRAPH_BREAK.finditer(text)]
+    para_of = [bisect.bisect_right(breaks, start) for start, _ in spans]
+    para_terms: dict[int, Counter[str]] = {}
+    for sid, tf in counts.items():
+        para_terms.setdefault(para_of[sid], Counter()).update(tf)
+    para_score = {
+        p: sum(query.idf[t] * c * (K1 + 1) / (c + K1) for t, c in tf.items()) / total_idf
+        for p, tf in para_terms.items()
+    }
+    candidates = sorted(
+        {i for sid in counts for i in (sid - 1, sid, sid + 1) if 0 <= i < len(spans)}
+    )
+    hits: list[Hit] = []
+    for sid in candidates:
+        own = set(counts.get(sid, ()))
+        near = set()
+        context = 0.0
+        for other, share in ((sid - 1, PREV_WEIGHT), (sid + 1, NEXT_WEIGHT)):
+            if other in counts and (not SAME_PARAGRAPH or para_of[other] == para_of[sid]):
+                near |= set(counts[other])
+                context += share * base[other]
+        near -= own
+        coverage = (
+            sum(weight[t] for t in own) + CONTEXT_WEIGHT * sum(weight[t] for t in near)
+        ) / total_weight
+        score = base.get(sid, 0.0) + context
+        score += PARAGRAPH_WEIGHT * para_score.get(para_of[sid], 0.0) * total_idf
+        score *= coverage**COVERAGE_POWER
+        start, end = spans[sid]
+        sentence = text[start:end]
+        if is_heading(sentence):
+            score *= HEADING_WEIGHT
+        elif query.kind and _has_answer_type(sentence, query):
+            score *= 1 + TYPE_BOOST
+        hits.append(Hit(start, end, score, coverage))
+    return hits
+
+
+def _has_answer_type(sentence: str, query: Query) -> bool:
+    assert query.kind is not None
+    question = query.question.lower()
+    for match in _ANSWER_PATTERNS[query.kind].finditer(sentence):
+        found = match.group()
+        if query.kind == "person":
+            if any(word.lower() not in question for word in found.split()):
+                return True
+        elif found.lower() not in question:
+            return True
+    return False

@@ -1,0 +1,76 @@
+"""Sentence segmentation with exact offsets, for English and for CJK text without spaces."""
+
+from __future__ import annotations
+
+import re
+
+# A sentence ends at Latin punctuation followed by whitespace and something that is not a
+# lowercase letter ("e.g. this" does not end), at CJK enders (no space follows them in
+# Japanese or Chinese), or at a line break unless the next line goes on in lowercase
+# (hard-wrapped prose). Closing quotes and brackets stay with the sentence they close.
+_END = re.compile(
+    r"""[.!?]+['"”’)\]]*(?=\s+[^\sa-z])
+      | [。！？]+[」』”’）)]*
+      | \n(?![ \t]*[a-z])""",
+    re.VERBOSE,
+)
+
+# Words whose trailing period is not a sentence end ("Mr. Smith", "No. 5").
+_ABBREVIATIONS = frozenset(
+    str.split(
+        "mr mrs ms dr prof st jr sr vs etc fig no nos vol pp ca approx dept est gen gov lt col "
+        "sgt capt rev jan feb mar apr jun jul aug sep sept oct nov dec u.s e.g i.e"
+    )
+)
+_LAST_WORD = re.compile(r"([\w.]+)\.*$")
+
+# Text without punctuation (PDF extraction, tables) must not become one huge "sentence":
+# spans longer than this are cut, preferably at whitespace. 600 chars is ~100 English words.
+MAX_SENTENCE_CHARS = 600
+
+
+def sentence_spans(text: str, offset: int = 0) -> list[tuple[int, int]]:
+    """(start, end) of every sentence, stripped of surrounding whitespace, plus `offset`.
+
+    Linear in the text: one regex pass; `text[start - offset:end - offset]` is the sentence.
+    """
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for match in _END.finditer(text):
+        end = match.end()
+        if text[match.start()] == "." and _is_abbreviation(text, match.start()):
+            continue
+        _add(text, start, end, offset, spans)
+        start = end
+    _add(text, start, len(text), offset, spans)
+    return spans
+
+
+def _is_abbreviation(text: str, dot: int) -> bool:
+    word = _LAST_WORD.search(text, max(0, dot - 12), dot + 1)
+    if word is None:
+        return False
+    token = word.group(1).lower().rstrip(".")
+    # A single capital letter is an initial ("J. Smith"), not a sentence.
+    return token in _ABBREVIATIONS or (len(token) == 1 and text[word.start(1)].isupper())
+
+
+def _add(text: str, start: int, end: int, offset: int, spans: list[tuple[int, int]]) -> None:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    while end - start > MAX_SENTENCE_CHARS:
+        cut = text.rfind(" ", start + MAX_SENTENCE_CHARS // 2, start + MAX_SENTENCE_CHARS)
+        cut = cut if cut > start else start + MAX_SENTENCE_CHARS
+        spans.append((start + offset, cut + offset))
+        start = cut
+        while start < end and text[start].isspace():
+            start += 1
+    if end > start:
+        spans.append((start + offset, end + offset))
+
+
+def is_heading(sentence: str) -> bool:
+    """A Markdown heading line: a place marker, rarely the answer itself."""
+    return sentence.startswith("#")

@@ -1,0 +1,144 @@
+"""Index terms: stemmed English words and CJK character bigrams, and finding them in text."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterable
+from functools import lru_cache
+
+import Stemmer
+from bm25s.stopwords import STOPWORDS_CHINESE, STOPWORDS_EN_PLUS, STOPWORDS_KOREAN
+
+# Hiragana, katakana, CJK ideographs, Hangul: scripts written without spaces between
+# words (Korean has spaces, but particles stick to nouns), so they are indexed as bigrams.
+# U+30FB (the katakana middle dot) is punctuation, so the kana range skips it.
+_CJK_CLASS = (
+    r"\u3040-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\u1100-\u11ff"
+)
+_WORD_CHAR = rf"[^\W_{_CJK_CLASS}]"
+_TOKEN = re.compile(rf"([{_CJK_CLASS}]+)|({_WORD_CHAR}+)")
+_CJK_RUN = re.compile(rf"[{_CJK_CLASS}]+")
+_HIRAGANA = re.compile(r"[\u3040-\u309f]")
+
+_STOPWORDS = frozenset(STOPWORDS_EN_PLUS) | frozenset(
+    ("whose", "would", "could", "also", "many", "much", "may", "might", "must", "shall", "yes")
+)
+# Question words carry no content ("何年", "谁", "누구"); bigrams holding them are dropped.
+_CJK_QUESTION_CHARS = frozenset("何誰谁哪吗呢么幾几")
+_CJK_STOP_BIGRAMS = frozenset(w for w in (*STOPWORDS_CHINESE, *STOPWORDS_KOREAN) if len(w) == 2) | {
+    "무엇",
+    "누구",
+    "언제",
+    "어디",
+    "어떤",
+    "얼마",
+}
+
+_local = threading.local()
+
+
+def _stemmer() -> Stemmer.Stemmer:
+    # PyStemmer objects are not safe to share between threads; map tasks may run in several.
+    stemmer = getattr(_local, "stemmer", None)
+    if stemmer is None:
+        stemmer = _local.stemmer = Stemmer.Stemmer("english", 50_000)
+    return stemmer
+
+
+def stem(word: str) -> str:
+    """The English stem of a lowercase word: 'played' -> 'play', 'happiness' -> 'happi'."""
+    result: str = _stemmer().stemWord(word)
+    return result
+
+
+def is_cjk_term(term: str) -> bool:
+    """True for a CJK bigram (or single character), False for a stemmed word."""
+    return _CJK_RUN.fullmatch(term) is not None
+
+
+def tokens(text: str, *, keep_stopwords: bool = False) -> list[str]:
+    """Index terms of `text` in order: stems of words, bigrams of CJK runs.
+
+    'The Skarv 3 was launched' -> ['skarv', '3', 'launch'];
+    '澄川製茶の創業' -> ['澄川', '川製', '製茶', '創業'] (bigrams holding kana particles
+    such as 'の' are dropped: they mark grammar, not content).
+    """
+    out: list[str] = []
+    for cjk, word in _TOKEN.findall(text):
+        if word:
+            lower = word.lower()
+            if keep_stopwords or lower not in _STOPWORDS:
+                out.append(stem(lower))
+        else:
+            out.extend(_bigrams(cjk, keep_stopwords))
+    return out
+
+
+def query_terms(question: str) -> list[str]:
+    """Distinct content terms of a question, in order; all its words if none is content."""
+    terms = list(dict.fromkeys(tokens(question)))
+    return terms or list(dict.fromkeys(tokens(question, keep_stopwords=True)))
+
+
+def _bigrams(run: str, keep_all: bool) -> list[str]:
+    if len(run) == 1:
+        return [run] if keep_all or not _HIRAGANA.match(run) else []
+    grams = [run[i : i + 2] for i in range(len(run) - 1)]
+    if keep_all:
+        return grams
+    return [
+        g
+        for g in grams
+        if not _HIRAGANA.search(g)
+        and not (_CJK_QUESTION_CHARS & set(g))
+        and g not in _CJK_STOP_BIGRAMS
+    ]
+
+
+class TermFinder:
+    """Finds where given terms occur in text, without tokenizing all of it.
+
+    A regex looks for words starting with each stem's prefix ('happ' for 'happi', so
+    'happy' is found) and each candidate word is stemmed to confirm it; CJK bigrams are
+    found by a zero-width lookahead so overlapping ones ('澄川', '川製') all count.
+    One pass per script over the text keeps scoring linear in its length.
+    """
+
+    def __init__(self, terms: Iterable[str]) -> None:
+        terms = list(terms)
+        self.words = frozenset(t for t in terms if not is_cjk_term(t))
+        self.grams = frozenset(t for t in terms if is_cjk_term(t))
+        self._word_re = _word_pattern(tuple(sorted(self.words)))
+        self._gram_re = _gram_pattern(tuple(sorted(self.grams)))
+
+    def find(self, text: str) -> list[tuple[int, str]]:
+        """(position, term) of every occurrence, in no particular order."""
+        hits: list[tuple[int, str]] = []
+        if self._word_re is not None:
+            words = self.words
+            for match in self._word_re.finditer(text):
+                term = stem(match.group().lower())
+                if term in words:
+                    hits.append((match.start(), term))
+        if self._gram_re is not None:
+            hits.extend((m.start(), m.group(1)) for m in self._gram_re.finditer(text))
+        return hits
+
+
+@lru_cache(maxsize=256)
+def _word_pattern(words: tuple[str, ...]) -> re.Pattern[str] | None:
+    if not words:
+        return None
+    # Porter stems can end differently from the word ('happy' -> 'happi'), so one
+    # letter is dropped from stems of 4+ letters before matching as a prefix.
+    prefixes = sorted({w[:-1] if len(w) >= 4 else w for w in words}, key=len, reverse=True)
+    alternation = "|".join(map(re.escape, prefixes))
+    return re.compile(rf"(?<!{_WORD_CHAR})(?:{alternation}){_WORD_CHAR}*", re.IGNORECASE)
+
+
+@lru_cache(maxsize=256)
+def _gram_pattern(grams: tuple[str, ...]) -> re.Pattern[str] | None:
+    if not grams:
+        return None
+    return re.compile(rf"(?=({'|'.join(map(re.escape, grams))}))")
