@@ -60,7 +60,12 @@ def is_retryable(exc: BaseException) -> bool:
     code = status_code(exc)
     if code is not None:
         return code in _RETRYABLE_STATUS or code >= 500
-    return type(exc).__name__ in _RETRYABLE_NAMES
+    # By class name along the MRO: SDK errors get wrapped in subclasses (langchain-openai
+    # raises OpenAIConnectionError(openai.APIConnectionError)), and langchain-core's model
+    # errors say so themselves with `is_retryable`.
+    if getattr(exc, "is_retryable", False) is True:
+        return True
+    return any(cls.__name__ in _RETRYABLE_NAMES for cls in type(exc).__mro__)
 
 
 def retry_after_s(exc: BaseException) -> float | None:
@@ -117,4 +122,15 @@ def _as_model_error(exc: Exception, attempts: int) -> ModelError:
     if isinstance(exc, TimeoutError):
         return ModelTimeoutError(f"model call timed out {tries}")
     detail = str(exc) or type(exc).__name__
-    return ModelError(f"model call failed {tries}: {type(exc).__name__}: {detail}"[:500])
+    url = request_url(exc)
+    where = f" to {url}" if url else ""  # "Connection error." alone hides a wrong base URL
+    return ModelError(f"model call{where} failed {tries}: {type(exc).__name__}: {detail}"[:500])
+
+
+def request_url(exc: BaseException) -> str | None:
+    """The URL a failed provider request went to (openai and httpx errors carry it)."""
+    try:
+        url = getattr(getattr(exc, "request", None), "url", None)
+    except RuntimeError:  # httpx raises when the request was never set
+        return None
+    return str(url) if url else None

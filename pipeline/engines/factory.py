@@ -11,6 +11,15 @@ from pipeline.engines.llm import LLMEngine
 
 
 def make_engine(model: BaseChatModel | None, settings: Settings) -> Engine:
+    method = None if settings.structured_method == "auto" else settings.structured_method
     if model is not None:
-        return LLMEngine(model, settings)
+        return LLMEngine(model, settings, structured_method=method)
+    if settings.provider != "extractive":
+        models = build_models(settings)
+        return LLMEngine(
+            models.map,
+            settings,
+            structured_method=models.structured_method,
+            reduce_model=models.reduce,
+        )
     return ExtractiveEngine(settings)

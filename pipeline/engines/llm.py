@@ -7,7 +7,7 @@ from typing import Any, TypeVar
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
-from langchain_core.runnables import Runnable
+from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.utils.function_calling import convert_to_json_schema
 from pydantic import BaseModel, ValidationError
 
@@ -28,7 +28,12 @@ ROUTE_PREVIEW_CHARS = 300
 
 
 class LLMEngine:
-    """Reads chunks and writes answers with a chat model; every call goes through call_model."""
+    """Reads chunks and writes answers with a chat model; every call goes through call_model.
+
+    `model` routes and reads chunks; `reduce_model` (default: `model`) collapses, answers,
+    summarizes and chats, so a cheap model can do the many map calls and a strong one the few
+    final ones. Each call's trace run is named `<node>:<task>`, e.g. `map_chunk:read`.
+    """
 
     def __init__(
         self,
@@ -36,13 +41,15 @@ class LLMEngine:
         settings: Settings,
         *,
         structured_method: str | None = None,
+        reduce_model: BaseChatModel | None = None,
     ) -> None:
         self.model = model
+        self.reduce_model = reduce_model or model
         self.settings = settings
         self._method: dict[str, Any] = {"method": structured_method} if structured_method else {}
         # Building a structured-output runnable converts the schema each time (~0.5 ms),
-        # so each schema's runnable is built once per engine.
-        self._runnables: dict[type[BaseModel], Runnable[Any, Any]] = {}
+        # so each (model, schema) runnable is built once per engine.
+        self._runnables: dict[tuple[int, type[BaseModel]], Runnable[Any, Any]] = {}
 
     async def route(self, question: str, documents: list[SourceDocument], meter: Meter) -> Route:
         previews = "\n".join(
@@ -52,7 +59,7 @@ class LLMEngine:
             SystemMessage(prompts.ROUTE_SYSTEM),
             HumanMessage(prompts.ROUTE_USER.format(documents=previews, question=question)),
         ]
-        route = await self._structured(Route, messages, meter)
+        route = await self._structured(Route, messages, meter, self.model, "route")
         # Two unparsable replies: a request with documents is about the documents.
         return route or Route(mode="document", reason="router reply unparsable; fallback")
 
@@ -77,7 +84,7 @@ class LLMEngine:
             system = prompts.MAP_ASK_SYSTEM
             user = prompts.MAP_ASK_USER.format(question=task["question"], **fields)
         reading = await self._structured(
-            ChunkReading, [SystemMessage(system), HumanMessage(user)], meter
+            ChunkReading, [SystemMessage(system), HumanMessage(user)], meter, self.model, "read"
         )
         if reading is None:
             raise ModelError("the model's reply for this chunk could not be parsed, twice")
@@ -101,7 +108,7 @@ class LLMEngine:
                 )
             ),
         ]
-        draft = await self._structured(DraftAnswer, messages, meter)
+        draft = await self._structured(DraftAnswer, messages, meter, self.reduce_model, "collapse")
         if draft is None:
             raise ModelError("the model's merged note could not be parsed, twice")
         used = _cited(findings, draft.cited)
@@ -122,7 +129,7 @@ class LLMEngine:
         user = prompts.ANSWER_USER.format(
             question=question, notes=prompts.fence(render_notes(findings), "notes")
         )
-        return await self._final(prompts.ANSWER_SYSTEM, user, findings, meter)
+        return await self._final(prompts.ANSWER_SYSTEM, user, findings, meter, "answer")
 
     async def summarize(
         self, findings: list[Finding], instructions: str, words: int, meter: Meter
@@ -132,17 +139,19 @@ class LLMEngine:
             words=words,
             notes=prompts.fence(render_notes(findings), "notes"),
         )
-        return await self._final(prompts.SUMMARY_SYSTEM, user, findings, meter)
+        return await self._final(prompts.SUMMARY_SYSTEM, user, findings, meter, "summary")
 
     async def chat(self, messages: list[BaseMessage], meter: Meter) -> str:
         prompt: list[BaseMessage] = [SystemMessage(prompts.CHAT_SYSTEM), *messages]
-        config = meter.config()
-        reply = await call_model(lambda: self.model.ainvoke(prompt, config), self.settings)
+        config = _named(meter, "chat")
+        reply = await call_model(lambda: self.reduce_model.ainvoke(prompt, config), self.settings)
         return reply.text if isinstance(reply, AIMessage) else str(reply.content)
 
-    async def _final(self, system: str, user: str, findings: list[Finding], meter: Meter) -> Draft:
+    async def _final(
+        self, system: str, user: str, findings: list[Finding], meter: Meter, task: str
+    ) -> Draft:
         draft = await self._structured(
-            DraftAnswer, [SystemMessage(system), HumanMessage(user)], meter
+            DraftAnswer, [SystemMessage(system), HumanMessage(user)], meter, self.reduce_model, task
         )
         if draft is None:
             raise ModelError("the model's final answer could not be parsed, twice")
@@ -150,17 +159,23 @@ class LLMEngine:
         return Draft(text=draft.answer, evidence=evidence, conflicts=draft.conflicts)
 
     async def _structured(
-        self, schema: type[S], messages: list[BaseMessage], meter: Meter
+        self,
+        schema: type[S],
+        messages: list[BaseMessage],
+        meter: Meter,
+        model: BaseChatModel,
+        task: str,
     ) -> S | None:
         """Ask for `schema`; on a None or invalid reply ask once more with the error, then None."""
-        if schema not in self._runnables:
+        key = (id(model), schema)
+        if key not in self._runnables:
             # A JSON-schema dict, not the class: LangChain re-derives a class's schema for
             # tracing on every call (~0.7 ms), and we validate the dict ourselves below.
-            self._runnables[schema] = self.model.with_structured_output(
+            self._runnables[key] = model.with_structured_output(
                 convert_to_json_schema(schema), **self._method
             )
-        runnable = self._runnables[schema]
-        config = meter.config()
+        runnable = self._runnables[key]
+        config = _named(meter, task)
         for _ in range(2):
 
             async def attempt(prompt: list[BaseMessage] = messages) -> Any:
@@ -185,6 +200,11 @@ class LLMEngine:
                 ),
             ]
         return None
+
+
+def _named(meter: Meter, task: str) -> RunnableConfig:
+    """The meter's config with the call's run named `<node>:<task>` for traces (LangSmith)."""
+    return {**meter.config(), "run_name": f"{meter.node}:{task}"}
 
 
 def render_notes(findings: list[Finding]) -> str:
