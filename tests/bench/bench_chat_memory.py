@@ -20,11 +20,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from langchain_core.messages import BaseMessage  # noqa: E402
-from langchain_core.outputs import ChatResult  # noqa: E402
+from langchain_core.messages import BaseMessage
+from langchain_core.outputs import ChatResult
 
-from pipeline import Settings, achat, acreate_thread  # noqa: E402
-from tests.fakes import FakeChatModel  # noqa: E402
+from pipeline import Settings, achat, acreate_thread
+from tests.fakes import FakeChatModel
 
 TURNS = 50
 WORDS = (

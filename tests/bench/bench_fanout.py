@@ -27,10 +27,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pipeline import Settings, build_graph  # noqa: E402
-from pipeline.split import split_documents  # noqa: E402
-from pipeline.tokens import count_tokens  # noqa: E402
-from tests.fakes import FakeChatModel  # noqa: E402
+from pipeline import Settings, build_graph
+from pipeline.split import split_documents
+from pipeline.tokens import count_tokens
+from tests.fakes import FakeChatModel
 
 WORDS = (
     "harbour vessel cargo crane tide engine survey sonar hull pilot berth anchor quay "
