@@ -1,1 +1,5 @@
-"""longdoc's HTTP API (FastAPI); built in its own issue, on top of pipeline.service."""
+"""longdoc's HTTP API: `create_app(settings, model=...)` builds the FastAPI app."""
+
+from api.app import create_app
+
+__all__ = ["create_app"]

@@ -69,6 +69,11 @@ async def asummarize(
     settings = settings or Settings()
     graph = build_graph(model, settings)
     output = await graph.ainvoke(summarize_input(documents, settings, instructions, words))
+    return summary_result(output)
+
+
+def summary_result(output: dict[str, Any]) -> SummaryResult:
+    """A summarize run's graph output as a SummaryResult (the answer is the summary)."""
     return SummaryResult.model_validate({**output, "summary": output["answer"]})
 
 

@@ -1,0 +1,94 @@
+"""The FastAPI app factory: settings and model in, routes, auth, limits and error mapping wired."""
+
+from __future__ import annotations
+
+import importlib
+from importlib.metadata import version
+from typing import Any
+
+from fastapi import Depends, FastAPI
+from fastapi.openapi.utils import get_openapi
+from langchain_core.language_models import BaseChatModel
+
+from api import errors
+from api.auth import api_keys, require_api_key
+from api.limits import BODY_SLACK_BYTES, Admission, BodyLimit
+from api.models import AskForm, AskRequest, Options, SummarizeForm, SummarizeRequest
+from api.routes import documents, health
+from pipeline.config import Settings
+from pipeline.errors import ConfigError
+
+DESCRIPTION = """Ask questions of long documents and summarize them, with citations that are
+exact character spans (and pages, for PDFs) of the source.
+
+Send documents as JSON text or as uploaded files (text, Markdown, HTML, PDF). Add
+`Accept: text/event-stream` to get progress as server-sent events. When the server has
+API keys set, send `Authorization: Bearer <key>` or `X-API-Key: <key>`. Every error is
+`{"error": {"code", "message", "hint"}}`."""
+
+# Schemas only referenced from hand-written request bodies (JSON or multipart on one route).
+_BODY_MODELS = (AskRequest, AskForm, SummarizeRequest, SummarizeForm, Options)
+
+
+def create_app(settings: Settings | None = None, *, model: BaseChatModel | None = None) -> FastAPI:
+    """The API app; `model=None` reads with the engine the settings choose."""
+    settings = settings or Settings()
+    app = FastAPI(title="longdoc", version=version("longdoc"), description=DESCRIPTION)
+    app.state.settings = settings
+    app.state.model = model
+    app.state.api_keys = api_keys(settings)
+    app.state.admission = Admission(settings.max_queued_requests)
+    errors.install(app)
+    app.add_middleware(BodyLimit, max_bytes=_max_body_bytes(settings))
+    app.include_router(health.router)
+    app.include_router(documents.router, dependencies=[Depends(require_api_key)])
+    app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
+    return app
+
+
+def create_app_from_env() -> FastAPI:
+    """The app `longdoc serve` runs: Settings from LONGDOC_*, the model from model_factory."""
+    settings = Settings()
+    return create_app(settings, model=load_model(settings.model_factory))
+
+
+def load_model(spec: str) -> BaseChatModel | None:
+    """Call the `module:function` named by LONGDOC_MODEL_FACTORY; empty means no model."""
+    if not spec:
+        return None
+    module_name, _, attribute = spec.partition(":")
+    try:
+        factory = getattr(importlib.import_module(module_name), attribute)
+    except (ImportError, AttributeError, ValueError) as exc:
+        raise ConfigError(
+            f"LONGDOC_MODEL_FACTORY={spec!r} cannot be loaded: {exc}",
+            hint="Name a function as module:function that returns a LangChain chat model.",
+        ) from None
+    model = factory()
+    if not isinstance(model, BaseChatModel):
+        raise ConfigError(f"{spec} returned a {type(model).__name__}, not a chat model")
+    return model
+
+
+def _max_body_bytes(settings: Settings) -> int:
+    return int(settings.max_document_mb * 1_000_000) + BODY_SLACK_BYTES
+
+
+def _openapi(app: FastAPI) -> dict[str, Any]:
+    if app.openapi_schema:
+        return app.openapi_schema
+    schema = get_openapi(
+        title=app.title, version=app.version, description=app.description, routes=app.routes
+    )
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    for body_model in _BODY_MODELS:
+        body_schema = body_model.model_json_schema(ref_template="#/components/schemas/{model}")
+        components.update(body_schema.pop("$defs", {}))
+        components[body_model.__name__] = body_schema
+    security = {"type": "http", "scheme": "bearer", "description": "An API key as a Bearer token."}
+    schema["components"]["securitySchemes"] = {
+        "bearer": security,
+        "apiKey": {"type": "apiKey", "in": "header", "name": "X-API-Key"},
+    }
+    app.openapi_schema = schema
+    return schema

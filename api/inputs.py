@@ -1,0 +1,141 @@
+"""Reading an ask or summarize request, JSON or multipart, into a Job the pipeline can run."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeVar
+
+import anyio
+from fastapi import Request
+from pydantic import BaseModel, Field, ValidationError
+from starlette.datastructures import UploadFile
+
+from api.errors import describe_validation
+from api.models import AskRequest, Options, SummarizeRequest
+from pipeline.config import Settings
+from pipeline.documents import from_bytes
+from pipeline.errors import InputError, UnsupportedTypeError
+
+Task = Literal["ask", "summarize"]
+
+MAX_FILES = 100
+M = TypeVar("M", bound=BaseModel)
+
+
+@dataclass
+class Job:
+    """One request's work: what to read, what to ask, and the settings to use."""
+
+    task: Task
+    documents: list[dict[str, Any]]
+    settings: Settings
+    question: str = ""
+    instructions: str | None = None
+    words: int | None = None
+    started: float = field(default_factory=time.perf_counter)
+    load_ms: float = 0.0
+
+
+async def read_job(request: Request, task: Task, settings: Settings) -> Job:
+    """The request as a Job; InputError (422) or UnsupportedTypeError (415) when it is unusable."""
+    started = time.perf_counter()
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type == "application/json":
+        job = await _from_json(request, task, settings)
+    elif content_type == "multipart/form-data":
+        job = await _from_form(request, task, settings)
+    else:
+        raise UnsupportedTypeError(
+            f"the request body is {content_type or 'untyped'}",
+            hint="Send application/json or multipart/form-data (see /docs).",
+        )
+    job.started = started
+    job.load_ms = (time.perf_counter() - started) * 1000
+    return job
+
+
+async def _from_json(request: Request, task: Task, settings: Settings) -> Job:
+    body = await request.body()
+    model: type[AskRequest] | type[SummarizeRequest] = (
+        AskRequest if task == "ask" else SummarizeRequest
+    )
+    parsed = _validate(model, body)
+    job = Job(task, parsed.document_list(), _with_options(settings, parsed.options))
+    if isinstance(parsed, AskRequest):
+        job.question = parsed.question
+    else:
+        job.instructions, job.words = parsed.instructions, parsed.words
+    return job
+
+
+async def _from_form(request: Request, task: Task, settings: Settings) -> Job:
+    try:
+        form = await request.form(max_files=MAX_FILES, max_fields=20)
+    except InputError:
+        raise
+    except Exception as exc:  # Starlette reports a malformed multipart body as a 400
+        raise InputError(
+            f"the multipart body could not be read: {getattr(exc, 'detail', exc)}",
+            hint="Send one or more 'file' parts (see /docs).",
+        ) from None
+    uploads = form.getlist("file")
+    if not uploads:
+        raise InputError("no 'file' part was sent", hint="Attach documents as 'file' parts.")
+    options = _field(form, "options")
+    settings = _with_options(settings, _validate(Options, options) if options else None)
+    documents = []
+    for index, upload in enumerate(uploads, start=1):
+        if isinstance(upload, UploadFile):
+            raw, name = await upload.read(), upload.filename or f"file{index}"
+        else:  # a plain form field named 'file' carries text
+            raw, name = upload.encode("utf-8", "surrogatepass"), f"file{index}"
+        # PDF parsing waits on a child process and HTML parsing is CPU work: off the loop.
+        documents.append(await anyio.to_thread.run_sync(from_bytes, raw, name, settings))
+    job = Job(task, documents, settings)
+    if task == "ask":
+        job.question = _field(form, "question") or ""
+        if not job.question.strip():
+            raise InputError("the question is empty", hint="Send a 'question' field.")
+    else:
+        job.instructions = _field(form, "instructions")
+        words = _field(form, "words")
+        if words:
+            job.words = _validate(_Words, {"words": words}).words
+    return job
+
+
+class _Words(BaseModel):
+    words: int = Field(ge=20, le=5000)
+
+
+def _field(form: Any, name: str) -> str | None:
+    value = form.get(name)
+    if value is None or isinstance(value, str):
+        return value
+    raise InputError(f"'{name}' must be a text field, not a file")
+
+
+def _validate(model: type[M], data: bytes | str | dict[str, Any]) -> M:
+    try:
+        if isinstance(data, dict):
+            return model.model_validate(data)
+        return model.model_validate_json(data)
+    except ValidationError as exc:
+        raise InputError(
+            describe_validation(exc.errors()), hint="Check the request against /docs."
+        ) from None
+
+
+def _with_options(settings: Settings, options: Options | None) -> Settings:
+    """The server's settings with the request's overrides, validated together."""
+    overrides = options.model_dump(exclude_none=True) if options else {}
+    if not overrides:
+        return settings
+    try:
+        return Settings.model_validate({**settings.model_dump(), **overrides})
+    except ValidationError as exc:
+        raise InputError(
+            f"invalid options: {describe_validation(exc.errors())}",
+            hint="Check the options against /docs.",
+        ) from None

@@ -1,0 +1,1 @@
+"""The API's routers: documents (ask, summarize), threads, health."""

@@ -1,0 +1,109 @@
+"""POST /v1/ask and /v1/summarize: JSON or multipart in; JSON or server-sent events out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from starlette.responses import Response
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from api.inputs import Task, read_job
+from api.limits import Admission
+from api.models import AskResponse, ErrorResponse, SummarizeResponse
+from api.runs import job_events, run_job
+from api.sse import EventStream
+
+router = APIRouter(prefix="/v1", tags=["documents"])
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorResponse, "description": meaning}
+    for status, meaning in {
+        401: "Missing or invalid API key.",
+        413: "Body, document, question or chunk count over its limit.",
+        415: "A document type longdoc cannot read, or a body that is not JSON or multipart.",
+        422: "Empty, undecodable, encrypted or malformed document; invalid fields.",
+        429: "Too many requests in progress; see Retry-After.",
+        502: "The model provider failed after retries.",
+        504: "The request or a model call timed out.",
+    }.items()
+}
+
+_SSE_DOC = (
+    "With `Accept: text/event-stream` the response is a stream of server-sent events: "
+    "`route`, `split` (chunks), `chunk_done` (done of total, ok), `reduce` (round), "
+    "`answer`, then `result` with the full response JSON, or `error` with the error body. "
+    "Disconnecting cancels the work."
+)
+
+
+def _body(request_schema: str, form_schema: str) -> dict[str, Any]:
+    return {
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/json": {"schema": {"$ref": f"#/components/schemas/{request_schema}"}},
+                "multipart/form-data": {"schema": {"$ref": f"#/components/schemas/{form_schema}"}},
+            },
+        }
+    }
+
+
+def _responses(model: type[AskResponse] | type[SummarizeResponse]) -> dict[int | str, Any]:
+    return {
+        200: {
+            "model": model,
+            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            "description": "The result as JSON, or progress events. " + _SSE_DOC,
+        },
+        **_ERRORS,
+    }
+
+
+@router.post(
+    "/ask",
+    response_model=AskResponse,
+    responses=_responses(AskResponse),
+    openapi_extra=_body("AskRequest", "AskForm"),
+    summary="Answer a question from documents, with citations",
+)
+async def ask(request: Request) -> Any:
+    return await _run(request, "ask")
+
+
+@router.post(
+    "/summarize",
+    response_model=SummarizeResponse,
+    responses=_responses(SummarizeResponse),
+    openapi_extra=_body("SummarizeRequest", "SummarizeForm"),
+    summary="Summarize documents, with citations",
+)
+async def summarize(request: Request) -> Any:
+    return await _run(request, "summarize")
+
+
+async def _run(request: Request, task: Task) -> Any:
+    admission: Admission = request.app.state.admission
+    admission.acquire()
+    streaming = False
+    try:
+        job = await read_job(request, task, request.app.state.settings)
+        model = request.app.state.model
+        if "text/event-stream" in request.headers.get("accept", ""):
+            streaming = True  # from here the stream holds the slot and releases it at its end
+            return _AsgiResponse(EventStream(job_events(job, model), on_close=admission.release))
+        return await run_job(job, model)
+    finally:
+        if not streaming:
+            admission.release()
+
+
+class _AsgiResponse(Response):
+    """Lets a route return a plain ASGI app (the event stream) as its response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        super().__init__()
+        self._app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self._app(scope, receive, send)

@@ -1,0 +1,31 @@
+"""GET /healthz (the process is up) and GET /readyz (it can serve: the thread store answers)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+
+from api.models import ErrorResponse, Health
+from pipeline.config import Settings
+
+router = APIRouter(tags=["health"])
+
+
+@router.get("/healthz", response_model=Health, summary="The process is up")
+async def healthz() -> Health:
+    return Health(status="ok")
+
+
+@router.get(
+    "/readyz",
+    response_model=Health,
+    responses={503: {"model": ErrorResponse, "description": "The thread store is unreachable."}},
+    summary="The service can take requests",
+)
+async def readyz(request: Request) -> Health:
+    settings: Settings = request.app.state.settings
+    try:
+        from pipeline.threads import acheck_checkpointer
+    except ImportError:  # chat threads not built into this version: nothing to check
+        return Health(status="ok")
+    await acheck_checkpointer(settings)  # raises StorageError (503) when unreachable
+    return Health(status="ok")

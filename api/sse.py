@@ -1,0 +1,138 @@
+"""Server-sent events from an async iterator of progress events; a disconnect cancels the work."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncGenerator, Callable
+from contextlib import aclosing
+from typing import Any
+
+import anyio
+from starlette.types import Receive, Scope, Send
+
+from api.errors import error_body, error_response
+from pipeline.errors import LongdocError
+
+log = logging.getLogger("longdoc.api")
+
+PING_S = 15.0
+"""Seconds of silence before a `: ping` comment, so proxies keep the stream open."""
+
+
+def format_event(event: dict[str, Any]) -> bytes:
+    """`{"event": "split", "chunks": 3}` as `event: split\\ndata: {"chunks": 3}\\n\\n`."""
+    name = str(event.get("event", "message"))
+    data = {key: value for key, value in event.items() if key != "event"}
+    return f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
+
+
+class EventStream:
+    """An ASGI response that runs `events` in its own task and streams each one as SSE.
+
+    The first item decides the response: an error before any event (bad input found
+    when the run starts) is a normal JSON error with its status code; after that,
+    errors arrive as an `error` event. A watcher task waits for `http.disconnect` and
+    cancels the producer, which cancels the graph run and with it any model call
+    still waiting or in flight. `on_close` runs however the stream ends.
+    """
+
+    def __init__(
+        self,
+        events: AsyncGenerator[dict[str, Any]],
+        on_close: Callable[[], None],
+        ping_s: float = PING_S,
+    ) -> None:
+        self.events = events
+        self.on_close = on_close
+        self.ping_s = ping_s
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await self._run(receive, send, scope)
+        finally:
+            self.on_close()
+
+    async def _run(self, receive: Receive, send: Send, scope: Scope) -> None:
+        outbox, inbox = anyio.create_memory_object_stream[dict[str, Any] | LongdocError](16)
+
+        async def produce() -> None:
+            async with outbox, aclosing(self.events) as events:
+                try:
+                    async for event in events:
+                        await outbox.send(event)
+                except LongdocError as exc:
+                    await outbox.send(exc)
+                except Exception as exc:
+                    log.exception("stream failed")
+                    await outbox.send(_internal(exc))
+
+        async def watch_disconnect() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            tasks.cancel_scope.cancel()
+
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(produce)
+            tasks.start_soon(watch_disconnect)
+            async with inbox:
+                try:
+                    first = await inbox.receive()
+                except anyio.EndOfStream:
+                    first = _internal(RuntimeError("no events"))
+                if isinstance(first, LongdocError):
+                    await error_response(first)(scope, receive, send)
+                    tasks.cancel_scope.cancel()
+                    return
+                await send(_START)
+                try:
+                    await self._pump(first, inbox, send)
+                except OSError:  # the client went away mid-write
+                    pass
+                else:
+                    await send({"type": "http.response.body", "body": b"", "more_body": False})
+            tasks.cancel_scope.cancel()
+
+    async def _pump(
+        self,
+        first: dict[str, Any],
+        inbox: anyio.abc.ObjectReceiveStream[dict[str, Any] | LongdocError],
+        send: Send,
+    ) -> None:
+        item: dict[str, Any] | LongdocError = first
+        while True:
+            data = (
+                format_event({"event": "error", **error_body(**item.to_dict())})
+                if isinstance(item, LongdocError)
+                else format_event(item)
+            )
+            await send({"type": "http.response.body", "body": data, "more_body": True})
+            while True:
+                with anyio.move_on_after(self.ping_s) as waited:
+                    try:
+                        item = await inbox.receive()
+                    except anyio.EndOfStream:
+                        return
+                if not waited.cancelled_caught:
+                    break
+                await send({"type": "http.response.body", "body": b": ping\n\n", "more_body": True})
+
+
+_START = {
+    "type": "http.response.start",
+    "status": 200,
+    "headers": [
+        (b"content-type", b"text/event-stream; charset=utf-8"),
+        (b"cache-control", b"no-cache"),
+        (b"x-accel-buffering", b"no"),  # nginx: deliver each event as it comes
+    ],
+}
+
+
+class _Internal(LongdocError):
+    code = "internal_error"
+    default_hint = "Try again later."
+
+
+def _internal(exc: Exception) -> LongdocError:
+    return _Internal("the server failed unexpectedly")
