@@ -8,6 +8,7 @@ from pipeline.config import Settings
 from pipeline.engines.base import Engine
 from pipeline.engines.extractive import ExtractiveEngine
 from pipeline.engines.llm import LLMEngine
+from pipeline.models import build_models
 
 
 def make_engine(model: BaseChatModel | None, settings: Settings) -> Engine:
