@@ -16,6 +16,8 @@ def count_tokens(text: str) -> int:
     """Estimated tokens in `text`; e.g. 'Hello world!' (12 chars) -> 3, '日本語' -> 3."""
     if not text:
         return 0
+    if text.isascii():  # the common case, ~100x faster than the regex scan
+        return math.ceil(len(text) / _CHARS_PER_TOKEN)
     cjk = len(_CJK.findall(text))
     return cjk + math.ceil((len(text) - cjk) / _CHARS_PER_TOKEN)
 

@@ -28,7 +28,7 @@ class Meter(BaseCallbackHandler):
     def __init__(self, node: str) -> None:
         self.node = node
         self.records: list[CallUsage] = []
-        self._prompt_tokens: dict[UUID, int] = {}
+        self._prompts: dict[UUID, list[BaseMessage]] = {}
 
     def config(self) -> RunnableConfig:
         """The current run's config (so tracing still nests) with this meter added."""
@@ -42,10 +42,10 @@ class Meter(BaseCallbackHandler):
         run_id: UUID,
         **kwargs: Any,
     ) -> None:
-        self._prompt_tokens[run_id] = sum(count_tokens(_text(m)) for m in messages[0])
+        self._prompts[run_id] = messages[0]  # counted only if the provider reports no usage
 
     def on_llm_end(self, response: LLMResult, *, run_id: UUID, **kwargs: Any) -> None:
-        estimate = self._prompt_tokens.pop(run_id, 0)
+        prompt = self._prompts.pop(run_id, [])
         generation = response.generations[0][0] if response.generations else None
         message = generation.message if isinstance(generation, ChatGeneration) else None
         usage = message.usage_metadata if isinstance(message, AIMessage) else None
@@ -59,12 +59,13 @@ class Meter(BaseCallbackHandler):
             )
             return
         output = _text(message) if message is not None else ""
+        estimate = sum(count_tokens(_text(m)) for m in prompt)
         self.records.append(
             CallUsage(node=self.node, input_tokens=estimate, output_tokens=count_tokens(output))
         )
 
     def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
-        self._prompt_tokens.pop(run_id, None)
+        self._prompts.pop(run_id, None)
 
 
 def _text(message: BaseMessage) -> str:

@@ -117,10 +117,11 @@ class FakeChatModel(BaseChatModel):
         else:
             output = chat_reply(prompt)
             message = AIMessage(content=output)
+        tokens_in, tokens_out = count_tokens(prompt), count_tokens(output)
         message.usage_metadata = {
-            "input_tokens": count_tokens(prompt),
-            "output_tokens": count_tokens(output),
-            "total_tokens": count_tokens(prompt) + count_tokens(output),
+            "input_tokens": tokens_in,
+            "output_tokens": tokens_out,
+            "total_tokens": tokens_in + tokens_out,
         }
         return ChatResult(generations=[ChatGeneration(message=message)])
 
