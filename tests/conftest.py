@@ -3,21 +3,27 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from pipeline import Settings
 from tests.fakes import FakeChatModel
+from tests.openai_server import OpenAIServer, running_server
 
 REPO = Path(__file__).resolve().parent.parent
+
+# Provider keys and URLs would point tests at real services, and tracing variables
+# would send runs to LangSmith: tests never touch the network.
+_ISOLATED_PREFIXES = ("LONGDOC_", "OPENAI_", "DATABRICKS_", "LANGSMITH_", "LANGCHAIN_")
 
 
 @pytest.fixture(autouse=True)
 def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """No LONGDOC_* variable or .env file leaks in; data lives under tmp_path."""
+    """No LONGDOC_*, provider or tracing variable or .env file leaks in; data under tmp_path."""
     for name in list(os.environ):
-        if name.startswith("LONGDOC_"):
+        if name.startswith(_ISOLATED_PREFIXES):
             monkeypatch.delenv(name)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("LONGDOC_DATA_DIR", str(tmp_path / "data"))
@@ -32,3 +38,10 @@ def model() -> FakeChatModel:
 def settings() -> Settings:
     """Small chunks and instant retries, so tests fan out widely and run fast."""
     return Settings(chunk_size=100, chunk_overlap=0, retry_initial_s=0.0, max_concurrency=4)
+
+
+@pytest.fixture
+def openai_server() -> Iterator[OpenAIServer]:
+    """A real OpenAI-compatible chat-completions server on a loopback port."""
+    with running_server() as server:
+        yield server

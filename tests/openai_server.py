@@ -27,6 +27,8 @@ from pipeline.tokens import count_tokens
 from tests.fakes import _STRUCTURED, chat_reply
 
 RETRY_AFTER_S = 1
+# OpenAI-compatible servers (base URL .../v1) and Databricks ({host}/serving-endpoints).
+CHAT_PATHS = {"/v1/chat/completions", "/serving-endpoints/chat/completions"}
 
 
 @dataclass
@@ -147,7 +149,7 @@ def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length", "0"))
             body = json.loads(self.rfile.read(length) or b"{}")
-            if not self.path.endswith("/chat/completions"):
+            if self.path not in CHAT_PATHS:
                 self._send(404, _error(f"no route {self.path}", "not_found"), {})
                 return
             self._send(*server.respond(self.path, body))
