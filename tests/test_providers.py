@@ -306,3 +306,32 @@ def test_server_that_never_answers_times_out_instead_of_hanging(silent_port: int
     with pytest.raises(ModelTimeoutError):
         asyncio.run(build_graph(settings=settings).ainvoke({"question": "hi"}))
     assert time.monotonic() - start < 5
+
+
+async def test_chat_thread_remembers_and_folds_history_through_the_server(
+    openai_server: OpenAIServer, tmp_path: Path
+) -> None:
+    from pipeline import achat, acreate_thread, aget_thread
+
+    settings = openai_settings(
+        openai_server.url,
+        data_dir=tmp_path / "data",
+        memory_token_budget=300,
+        memory_keep_messages=4,
+        memory_summary_words=40,
+    )
+    thread = (await acreate_thread(settings=settings)).thread_id
+    first = await achat(thread, "My name is Aiko Tanaka.", settings=settings)
+    assert first.reply.startswith("You said:")
+    results = []
+    for n in range(16):
+        text = f"Turn {n}: the harbour crane number {n} lifted {n * 3} containers today."
+        results.append(await achat(thread, text, settings=settings))
+    assert any(r.compressed for r in results)
+    assert any("compress" in r.usage.by_node for r in results)
+    view = await aget_thread(thread, settings=settings)
+    assert len(view.history) == 34  # nothing is dropped from the stored history
+    assert view.summary
+    chat_prompts = [r.prompt for r in openai_server.answered() if r.prompt.startswith("You are")]
+    assert view.summary in chat_prompts[-1]
+    assert "crane number 15 lifted" in chat_prompts[-1]
