@@ -209,6 +209,16 @@ class Manifest:
     def __init__(self, out_dir: Path) -> None:
         out_dir.mkdir(parents=True, exist_ok=True)
         self.path = out_dir / MANIFEST
+        self._end_cut_line()
+
+    def _end_cut_line(self) -> None:
+        """A run killed mid-write can leave half a line; end it so new lines stay whole."""
+        if not self.path.exists() or self.path.stat().st_size == 0:
+            return
+        with self.path.open("rb+") as handle:
+            handle.seek(-1, os.SEEK_END)
+            if handle.read(1) != b"\n":
+                handle.write(b"\n")
 
     def record(self, outcome: FileOutcome, stamp: dict[str, str] | None) -> None:
         line = {
