@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import glob
 import os
 import sys
 from collections.abc import Callable
@@ -13,6 +15,8 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from pipeline.batch import BatchOptions, plan, preview, run_batch
+from pipeline.batch_display import LiveDisplay, PlainDisplay, summary_table
 from pipeline.config import Settings
 from pipeline.errors import LongdocError
 from pipeline.schemas import AskResult, Citation, Coverage, SummaryResult
@@ -70,23 +74,95 @@ def ask_command(
 
 @app.command("summarize")
 def summarize_command(
-    path: Annotated[
-        Path, typer.Argument(help="Document file to summarize.", metavar="PATH", show_default=False)
+    paths: Annotated[
+        list[str],
+        typer.Argument(help="Files, folders (recursive) or glob patterns.", metavar="PATH..."),
     ],
-    words: Annotated[int | None, typer.Option(help="Target length in words.")] = None,
+    out_dir: Annotated[
+        Path | None,
+        typer.Option("--out", help="Write one summary per file here (needed for several)."),
+    ] = None,
+    words: Annotated[int | None, typer.Option("--words", "--length", help="Target words.")] = None,
     instructions: Annotated[
         str | None, typer.Option(help="What the summary should focus on.")
     ] = None,
+    fmt: Annotated[str, typer.Option("--format", help="Output format: md or json.")] = "md",
+    concurrency: Annotated[int, typer.Option(min=1, help="Files in flight at once.")] = 2,
+    force: Annotated[bool, typer.Option(help="Redo files whose summary is up to date.")] = False,
+    dry_run: Annotated[bool, typer.Option(help="Only show what would be done.")] = False,
+    quiet: Annotated[bool, typer.Option(help="Print only the closing table.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
-    """Summarize the document at PATH, citing the sentences used."""
-    result = _run(
-        lambda: summarize(path, settings=Settings(), instructions=instructions, words=words)
-    )
-    if as_json:
-        out.print_json(result.model_dump_json())
+    """Summarize documents, citing the sentences used; with --out, a whole folder of them."""
+    if fmt not in ("md", "json"):
+        raise typer.BadParameter("must be md or json", param_hint="--format")
+    if out_dir is None:
+        single = len(paths) == 1 and not glob.has_magic(paths[0]) and not Path(paths[0]).is_dir()
+        if not single or dry_run:
+            raise typer.BadParameter(
+                "give --out DIR to summarize several files", param_hint="--out"
+            )
+        result = _run(
+            lambda: summarize(
+                Path(paths[0]), settings=Settings(), instructions=instructions, words=words
+            )
+        )
+        if as_json:
+            out.print_json(result.model_dump_json())
+        else:
+            _print_summary(result)
         return
-    _print_summary(result)
+    options = BatchOptions(
+        fmt="json" if fmt == "json" else "md",
+        instructions=instructions,
+        words=words,
+        force=force,
+        concurrency=concurrency,
+    )
+    raise typer.Exit(_run(lambda: _summarize_batch(paths, out_dir, options, dry_run, quiet)))
+
+
+def _summarize_batch(
+    paths: list[str], out_dir: Path, options: BatchOptions, dry_run: bool, quiet: bool
+) -> int:
+    """Run (or with dry_run, list) a batch; exit code 1 if any file failed."""
+    settings = Settings()
+    items = plan(paths, out_dir, options.fmt)
+    if dry_run:
+        for item, current in preview(items, settings, options):
+            state = "up to date" if current else "summarize"
+            out.print(f"{state:<11} {item.source} -> {item.output}", markup=False, highlight=False)
+        return 0
+    live = out.is_terminal and not quiet
+    display = LiveDisplay(err, len(items)) if live else PlainDisplay(out, len(items), quiet)
+    with display:
+        outcomes = asyncio.run(
+            run_batch(items, out_dir, options, settings=settings, on_event=display)
+        )
+    out.print(summary_table(outcomes))
+    return EXIT_ERROR if any(o.status == "failed" for o in outcomes) else 0
+
+
+@app.command("serve")
+def serve_command(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
+) -> None:
+    """Run the HTTP API (see /docs on the server) with uvicorn."""
+    import uvicorn  # imported here: ask and summarize start faster without it
+
+    settings = _run(Settings)
+    # In-flight requests get shutdown_timeout_s to finish on SIGTERM/SIGINT, then it exits.
+    uvicorn.run(
+        "api.app:create_app_from_env",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        timeout_graceful_shutdown=int(settings.shutdown_timeout_s),
+        log_level="info",
+    )
 
 
 def _run(action: Callable[[], T]) -> T:
