@@ -10,8 +10,13 @@ from pipeline.state import Chunk, SourceDocument
 from pipeline.tokens import chars_per_token
 
 
-def split_documents(documents: list[SourceDocument], settings: Settings) -> list[Chunk]:
+def split_documents(
+    documents: list[SourceDocument], settings: Settings, chunk_size: int | None = None
+) -> list[Chunk]:
     """Chunks of every document in order, ids numbered across documents from 0.
+
+    `chunk_size` (tokens) overrides `settings.chunk_size`, for an engine that reads
+    best at another size (the extractive engine's `extractive_chunk_size`).
 
     Sizes are tokens, converted to characters with each document's own ratio: at
     chunk_size=2000 an English text (~4 chars/token) gets ~8,000-char chunks and a
@@ -19,12 +24,13 @@ def split_documents(documents: list[SourceDocument], settings: Settings) -> list
     paragraph, then sentence (Unicode rules, so 。！？ count), then word boundaries,
     and reports character offsets itself, so repeated text is never mislocated.
     """
+    size = chunk_size or settings.chunk_size
     chunks: list[Chunk] = []
     for document in documents:
         text = document["text"]
         ratio = chars_per_token(text)
         splitter = TextSplitter(
-            max(1, int(settings.chunk_size * ratio)),
+            max(1, int(size * ratio)),
             overlap=int(settings.chunk_overlap * ratio),
             trim=False,
         )

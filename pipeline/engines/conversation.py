@@ -9,18 +9,22 @@ from langchain_core.messages import AIMessage, BaseMessage
 from pipeline.engines.retrieval import build_query, score_sentences
 
 # Whole messages that are plainly conversation: greetings, thanks, goodbyes, acknowledgements,
-# optionally followed by a softener ("thanks a lot!", "hello there"). A message that goes on
-# to ask something ("thanks, and what was revenue?") does not match.
+# one or several ("ok, thank you!"), with softeners ("thanks a lot", "hello there"). A message
+# that goes on to ask something ("thanks, and what was revenue?") does not match.
+_KINDS = {
+    "greeting": r"hi|hello|hey|hiya|howdy|good (?:morning|afternoon|evening)|how are you(?: doing)?"
+    r"|こんにちは|こんばんは|おはよう(?:ございます)?|안녕(?:하세요)?|你好|您好",
+    "thanks": r"thanks?(?: you)?|thank you|thx|ty|cheers|ありがとう(?:ございます)?|どうも"
+    r"|감사합니다|고마워(?:요)?|谢谢|多谢",
+    "bye": r"bye|goodbye|see you|さようなら|またね|안녕히 (?:계세요|가세요)|再见",
+    "ack": r"ok(?:ay)?|cool|great|nice|got it|perfect|了解|わかりました|알겠습니다|好的",
+}
+_SOFTENER = r"there|again|a lot|so much|very much|everyone|all|bot|longdoc"
+_PHRASE = "|".join(f"(?P<{kind}>{pattern})" for kind, pattern in _KINDS.items())
+_ANY = "|".join(_KINDS.values())
+_PHRASES = re.compile(rf"\b(?:{_PHRASE})", re.IGNORECASE)
 _SMALL_TALK = re.compile(
-    r"^\W*(?:(?P<greeting>hi|hello|hey|hiya|howdy|good (?:morning|afternoon|evening)"
-    r"|how are you(?: doing)?|こんにちは|こんばんは|おはよう(?:ございます)?"
-    r"|안녕(?:하세요)?|你好|您好)"
-    r"|(?P<thanks>thanks?(?: you)?|thank you|thx|ty|cheers|ありがとう(?:ございます)?|どうも"
-    r"|감사합니다|고마워(?:요)?|谢谢|多谢)"
-    r"|(?P<bye>bye|goodbye|see you|さようなら|またね|안녕히 (?:계세요|가세요)|再见)"
-    r"|(?P<ack>ok(?:ay)?|cool|great|nice|got it|perfect|了解|わかりました|알겠습니다|好的))"
-    r"(?:[\s,]+(?:there|again|a lot|so much|very much|everyone|all|bot|longdoc))*[\s\W]*$",
-    re.IGNORECASE,
+    rf"^\W*(?:{_PHRASE})(?:[\s,.!~]+(?:{_ANY}|{_SOFTENER}))*[\s\W]*$", re.IGNORECASE
 )
 
 REPLIES = {
@@ -38,10 +42,11 @@ NEEDS_MODEL = (
 
 def small_talk(text: str) -> str | None:
     """'greeting', 'thanks', 'bye' or 'ack' for plainly conversational input, else None."""
-    match = _SMALL_TALK.match(text.strip())
-    if match is None:
+    if _SMALL_TALK.match(text.strip()) is None:
         return None
-    return next(kind for kind, value in match.groupdict().items() if value)
+    # "ok, thank you" is thanks: the most specific kind present wins.
+    found = {k for m in _PHRASES.finditer(text) for k, v in m.groupdict().items() if v}
+    return next(kind for kind in ("thanks", "bye", "greeting", "ack") if kind in found)
 
 
 def recall(history: list[BaseMessage], question: str, min_coverage: float) -> str | None:

@@ -16,9 +16,9 @@ AnswerType = Literal["date", "number", "person"]
 
 # General parameters, chosen on SQuAD questions held out from the eval set
 # (tests/bench/eval_qa.py --tune); never per question.
-K1 = 1.2
-"""BM25 term-frequency saturation: a term's second occurrence adds (k1+1)/(k1+2) ~ 0.69 more."""
-B = 0.75
+K1 = 0.8
+"""BM25 term-frequency saturation: a second occurrence adds (k1+1)/(k1+2) - 1 = 0.29 more."""
+B = 0.5
 """BM25 length normalization (0 = none, 1 = full), lengths measured in characters."""
 CONTEXT_WEIGHT = 0.3
 """Share of each neighbouring sentence's score a sentence borrows: questions often name the
@@ -31,11 +31,13 @@ COVERAGE_IDF_POWER = 2
 """Coverage weighs terms by idf squared: a question's rare terms carry its focus, so a
 sentence matching only the document's common topic words ("Corvid", "station") covers
 little of a question about something the document never mentions."""
-PREV_WEIGHT = 0.3
-NEXT_WEIGHT = 0.3
-SAME_PARAGRAPH = 0
-PARAGRAPH_WEIGHT = 0.0
-COVERAGE_POWER = 0.0
+HEADING_CONTEXT = 0.5
+"""Share of its section heading's score a sentence borrows (see _nearest_headings)."""
+PARAGRAPH_WEIGHT = 0.3
+"""Share of its paragraph's BM25 a sentence adds to its own (see _paragraph_scores)."""
+COVERAGE_POWER = 1.0
+"""Scores are multiplied by coverage**this: of two sentences with equal BM25, the one
+matching more of the question's distinct terms wins."""
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 """Headings name topics; they rarely state the answer, so they count half."""
 
@@ -163,37 +165,30 @@ def score_sentences(text: str, query: Query) -> list[Hit]:
         start, end = spans[sid]
         norm = K1 * (1 - B + B * (end - start) / query.avg_length)
         base[sid] = sum(query.idf[t] * c * (K1 + 1) / (c + norm) for t, c in tf.items())
-    total_idf = sum(query.idf.values()) or 1.0
     weight = {t: v**COVERAGE_IDF_POWER for t, v in query.idf.items()}
     total_weight = sum(weight.values()) or 1.0
-    breaks = [m.start() for m in _PARAGRAPH_BREAK.finditer(text)]
-    para_of = [bisect.bisect_right(breaks, start) for start, _ in spans]
-    para_terms: dict[int, Counter[str]] = {}
-    for sid, tf in counts.items():
-        para_terms.setdefault(para_of[sid], Counter()).update(tf)
-    para_score = {
-        p: sum(query.idf[t] * c * (K1 + 1) / (c + K1) for t, c in tf.items()) / total_idf
-        for p, tf in para_terms.items()
-    }
-    candidates = sorted(
-        {i for sid in counts for i in (sid - 1, sid, sid + 1) if 0 <= i < len(spans)}
-    )
+    paragraph = _paragraph_scores(text, spans, counts, query)
+    heading = _nearest_headings(text, spans)
+    candidates = {i for sid in counts for i in (sid - 1, sid, sid + 1) if 0 <= i < len(spans)}
+    candidates |= {sid for sid, h in enumerate(heading) if h in counts}
     hits: list[Hit] = []
-    for sid in candidates:
+    for sid in sorted(candidates):
         own = set(counts.get(sid, ()))
-        near = set()
-        context = 0.0
-        for other, share in ((sid - 1, PREV_WEIGHT), (sid + 1, NEXT_WEIGHT)):
-            if other in counts and (not SAME_PARAGRAPH or para_of[other] == para_of[sid]):
+        near: set[str] = set()
+        context = PARAGRAPH_WEIGHT * paragraph[sid]
+        for other, share in (
+            (sid - 1, CONTEXT_WEIGHT),
+            (sid + 1, CONTEXT_WEIGHT),
+            (heading[sid], HEADING_CONTEXT),
+        ):
+            if other in counts and other != sid:
                 near |= set(counts[other])
                 context += share * base[other]
         near -= own
         coverage = (
             sum(weight[t] for t in own) + CONTEXT_WEIGHT * sum(weight[t] for t in near)
         ) / total_weight
-        score = base.get(sid, 0.0) + context
-        score += PARAGRAPH_WEIGHT * para_score.get(para_of[sid], 0.0) * total_idf
-        score *= coverage**COVERAGE_POWER
+        score = (base.get(sid, 0.0) + context) * coverage**COVERAGE_POWER
         start, end = spans[sid]
         sentence = text[start:end]
         if is_heading(sentence):
@@ -202,6 +197,41 @@ def score_sentences(text: str, query: Query) -> list[Hit]:
             score *= 1 + TYPE_BOOST
         hits.append(Hit(start, end, score, coverage))
     return hits
+
+
+def _paragraph_scores(
+    text: str, spans: list[tuple[int, int]], counts: dict[int, Counter[str]], query: Query
+) -> list[float]:
+    """Per sentence, BM25 of its whole paragraph (no length normalization).
+
+    Questions are often written about a paragraph: its other sentences name the subject
+    while one states the fact, so the paragraph's match lifts all its sentences.
+    """
+    breaks = [m.start() for m in _PARAGRAPH_BREAK.finditer(text)]
+    para_of = [bisect.bisect_right(breaks, start) for start, _ in spans]
+    terms: dict[int, Counter[str]] = {}
+    for sid, tf in counts.items():
+        terms.setdefault(para_of[sid], Counter()).update(tf)
+    score = {
+        p: sum(query.idf[t] * c * (K1 + 1) / (c + K1) for t, c in tf.items())
+        for p, tf in terms.items()
+    }
+    return [score.get(p, 0.0) for p in para_of]
+
+
+def _nearest_headings(text: str, spans: list[tuple[int, int]]) -> list[int]:
+    """Per sentence, the index of the last Markdown heading at or before it (-1 if none).
+
+    A spec line "Battery life: up to 18 months" under "### Sensor mast" answers a question
+    about the sensor mast's batteries; the heading supplies the words the line leaves out.
+    """
+    nearest: list[int] = []
+    last = -1
+    for sid, (start, end) in enumerate(spans):
+        if is_heading(text[start:end]):
+            last = sid
+        nearest.append(last)
+    return nearest
 
 
 def _has_answer_type(sentence: str, query: Query) -> bool:

@@ -22,7 +22,6 @@ _ABBREVIATIONS = frozenset(
         "sgt capt rev jan feb mar apr jun jul aug sep sept oct nov dec u.s e.g i.e"
     )
 )
-_LAST_WORD = re.compile(r"([\w.]+)\.*$")
 
 # Text without punctuation (PDF extraction, tables) must not become one huge "sentence":
 # spans longer than this are cut, preferably at whitespace. 600 chars is ~100 English words.
@@ -47,12 +46,12 @@ def sentence_spans(text: str, offset: int = 0) -> list[tuple[int, int]]:
 
 
 def _is_abbreviation(text: str, dot: int) -> bool:
-    word = _LAST_WORD.search(text, max(0, dot - 12), dot + 1)
-    if word is None:
-        return False
-    token = word.group(1).lower().rstrip(".")
+    space = text.rfind(" ", max(0, dot - 8), dot)
+    if space < 0 and dot >= 8:
+        return False  # the word before the dot is long: not in the list, not an initial
+    word = text[space + 1 : dot]
     # A single capital letter is an initial ("J. Smith"), not a sentence.
-    return token in _ABBREVIATIONS or (len(token) == 1 and text[word.start(1)].isupper())
+    return word.lower() in _ABBREVIATIONS or (len(word) == 1 and word.isupper())
 
 
 def _add(text: str, start: int, end: int, offset: int, spans: list[tuple[int, int]]) -> None:

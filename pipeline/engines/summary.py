@@ -22,6 +22,8 @@ LOCAL_SHARE = 0.5
 """Final score = LOCAL_SHARE x centrality in its chunk + the rest x centrality among all
 candidates, so a sentence central to its part and to the whole document wins."""
 
+# Sentences end in punctuation, optionally closed by a quote or bracket; titles do not.
+_CLOSED = re.compile(r"[.!?。！？][\"'”’」』)）\]*]*$")
 _CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _WORD = re.compile(r"[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")
 
@@ -49,19 +51,26 @@ def central_sentences(text: str) -> list[Candidate]:
     A chunk of 40 sentences offers its 8 best, so even a 250-word summary of a
     one-chunk document has more candidates (~8 x 25 words) than it can use.
     """
-    spans = [
-        (s, e)
-        for s, e in sentence_spans(text)
-        if not is_heading(text[s:e]) and len(tokens(text[s:e])) >= MIN_TERMS
-    ]
+    every = sentence_spans(text)
+    spans = [(s, e) for s, e in every if _is_prose(text[s:e])]
     if not spans:
-        spans = sentence_spans(text)[:1]  # a one-line text still gets its summary
+        spans = every[:1]  # a one-line text still gets its summary
     if not spans:
         return []
     scores = lexrank([tokens(text[s:e]) for s, e in spans])
     keep = max(3, math.ceil(len(spans) / 5))
     best = sorted(range(len(spans)), key=lambda i: -scores[i])[:keep]
     return [Candidate(spans[i][0], spans[i][1], float(scores[i])) for i in sorted(best)]
+
+
+def _is_prose(sentence: str) -> bool:
+    """A full sentence: not a heading, a label or a table row, and long enough to say something."""
+    return (
+        not is_heading(sentence)
+        and not sentence.startswith("|")
+        and _CLOSED.search(sentence) is not None
+        and len(tokens(sentence)) >= MIN_TERMS
+    )
 
 
 def lexrank(sentences: list[list[str]]) -> np.ndarray:

@@ -19,7 +19,10 @@ def make_split(engine: Engine, settings: Settings) -> NodeFn:
     # Sync on purpose: splitting and indexing are CPU work with no awaits, and LangGraph
     # runs a sync node on a worker thread, so a 10 MB split does not stall the event loop.
     def split(state: State) -> dict[str, Any]:
-        chunks = split_documents(state["documents"], settings)
+        # An engine may name the chunk size it reads best at (the extractive engine reads
+        # a chunk in microseconds, so it wants few large ones); models use chunk_size.
+        preferred: int | None = getattr(engine, "chunk_size", None)
+        chunks = split_documents(state["documents"], settings, preferred)
         task = state.get("task", "ask")
         emit("split", chunks=len(chunks))
         return {
