@@ -14,13 +14,16 @@ from typing import Annotated, TypeVar
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from pipeline.batch import BatchOptions, plan, preview, run_batch
 from pipeline.batch_display import LiveDisplay, PlainDisplay, summary_table
+from pipeline.cli_chat import chat_command
 from pipeline.config import Settings
+from pipeline.documents import Documents
 from pipeline.errors import LongdocError
 from pipeline.schemas import AskResult, Citation, Coverage, SummaryResult
-from pipeline.service import ask, summarize
+from pipeline.service import ask, ask_input, stream_events, summarize
 
 T = TypeVar("T")
 
@@ -63,9 +66,14 @@ def ask_command(
         str, typer.Argument(help="The question to answer.", metavar="QUESTION", show_default=False)
     ],
     as_json: Annotated[bool, typer.Option("--json", help="Print the AskResult as JSON.")] = False,
+    stream: Annotated[bool, typer.Option(help="Show live progress on stderr.")] = False,
 ) -> None:
-    """Answer QUESTION from the documents at PATHS, citing exact passages."""
-    result = _run(lambda: ask(paths, question, settings=Settings()))
+    """Answer QUESTION from the documents at PATHS (- reads stdin), citing exact passages."""
+    documents = [_stdin_document() if str(p) == "-" else p for p in paths]
+    if stream:
+        result = _run(lambda: asyncio.run(_ask_streaming(documents, question, Settings())))
+    else:
+        result = _run(lambda: ask(documents, question, settings=Settings()))
     if as_json:
         out.print_json(result.model_dump_json())
         return
@@ -163,6 +171,32 @@ def serve_command(
         timeout_graceful_shutdown=int(settings.shutdown_timeout_s),
         log_level="info",
     )
+
+
+app.command("chat")(chat_command)
+
+
+def _stdin_document() -> dict[str, str]:
+    return {"id": "stdin", "text": sys.stdin.read()}
+
+
+async def _ask_streaming(documents: Documents, question: str, settings: Settings) -> AskResult:
+    """Run `ask` with a progress bar fed by the graph's progress events."""
+    state = ask_input(documents, question, settings)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+    with Progress(*columns, console=err, transient=True) as progress:
+        bar = progress.add_task("routing", total=None)
+        async for event in stream_events(state, model=None, settings=settings):
+            kind = event["event"]
+            if kind == "split":
+                progress.update(bar, description="reading chunks", total=event["chunks"])
+            elif kind == "chunk_done":
+                progress.update(bar, completed=event["done"])
+            elif kind == "reduce":
+                progress.update(bar, description=f"combining (round {event['round']})")
+            elif kind == "result":
+                return AskResult.model_validate(event["output"])
+    raise RuntimeError("the graph ended without a result")  # pragma: no cover
 
 
 def _run(action: Callable[[], T]) -> T:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -84,3 +85,57 @@ def test_installed_console_script_runs() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "1987" in result.stdout
+
+
+def test_ask_reads_the_document_from_stdin() -> None:
+    result = runner.invoke(
+        app,
+        ["ask", "-", "Who keeps the lighthouse?", "--json"],
+        input="Gulls cry over the bay. Marta Lund keeps the lighthouse on the point.",
+    )
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.output)
+    assert "Marta Lund" in payload["answer"]
+    assert payload["citations"][0]["document"] == "stdin"
+
+
+def test_ask_stream_shows_the_same_answer() -> None:
+    result = runner.invoke(
+        app, ["ask", str(REPORT), "Who founded the company in Bergen?", "--stream", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Ingrid Halvorsen" in json.loads(result.stdout)["answer"]
+
+
+def test_chat_repl_remembers_and_shows_history(tmp_path: Path) -> None:
+    script = "My name is Aiko Tanaka.\nWhat is my name?\n/history\n/summary\n/exit\n"
+    longdoc = Path(sys.executable).parent / "longdoc"
+    result = subprocess.run(
+        [str(longdoc), "chat"],
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        env={**os.environ, "LONGDOC_DATA_DIR": str(tmp_path / "data")},
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("Aiko Tanaka") >= 3  # the reply and twice in /history
+    assert "user> What is my name?" in result.stdout
+    thread = result.stdout.split("thread ", 1)[1].split()[0]
+    again = subprocess.run(
+        [str(longdoc), "chat", "--thread", thread],
+        input="/history\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        env={**os.environ, "LONGDOC_DATA_DIR": str(tmp_path / "data")},
+    )
+    assert "user> My name is Aiko Tanaka." in again.stdout
+
+
+def test_chat_with_unknown_thread_is_an_error(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["chat", "--thread", "nope"], input="/exit\n")
+    assert result.exit_code == 1
+    assert "does not exist" in result.stderr
