@@ -9,7 +9,7 @@ from typing import Any, Literal, TypeVar
 import anyio
 from fastapi import Request
 from pydantic import BaseModel, Field, ValidationError
-from starlette.datastructures import UploadFile
+from starlette.datastructures import FormData, UploadFile
 
 from api.errors import describe_validation
 from api.models import AskRequest, Options, SummarizeRequest
@@ -79,6 +79,13 @@ async def _from_form(request: Request, task: Task, settings: Settings) -> Job:
             f"the multipart body could not be read: {getattr(exc, 'detail', exc)}",
             hint="Send one or more 'file' parts (see /docs).",
         ) from None
+    try:
+        return await _job_from_form(form, task, settings)
+    finally:
+        await form.close()  # uploads spool to temporary files; remove them now
+
+
+async def _job_from_form(form: FormData, task: Task, settings: Settings) -> Job:
     uploads = form.getlist("file")
     if not uploads:
         raise InputError("no 'file' part was sent", hint="Attach documents as 'file' parts.")
@@ -109,7 +116,7 @@ class _Words(BaseModel):
     words: int = Field(ge=20, le=5000)
 
 
-def _field(form: Any, name: str) -> str | None:
+def _field(form: FormData, name: str) -> str | None:
     value = form.get(name)
     if value is None or isinstance(value, str):
         return value

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import AsyncGenerator, Callable
 from contextlib import aclosing
 from typing import Any
 
-import anyio
 from starlette.types import Receive, Scope, Send
 
 from api.errors import error_body, error_response
@@ -54,53 +54,56 @@ class EventStream:
             self.on_close()
 
     async def _run(self, receive: Receive, send: Send, scope: Scope) -> None:
-        outbox, inbox = anyio.create_memory_object_stream[dict[str, Any] | LongdocError](16)
+        # Unbounded: a run sends a few events per chunk, and the producer must never block.
+        inbox: asyncio.Queue[dict[str, Any] | LongdocError | None] = asyncio.Queue()
 
         async def produce() -> None:
-            async with outbox, aclosing(self.events) as events:
-                try:
+            try:
+                async with aclosing(self.events) as events:
                     async for event in events:
-                        await outbox.send(event)
-                except LongdocError as exc:
-                    await outbox.send(exc)
-                except Exception as exc:
-                    log.exception("stream failed")
-                    await outbox.send(_internal(exc))
+                        inbox.put_nowait(event)
+            except LongdocError as exc:
+                inbox.put_nowait(exc)
+            except Exception as exc:
+                log.exception("stream failed")
+                inbox.put_nowait(_internal(exc))
+            finally:
+                inbox.put_nowait(None)  # the end, however it came (cancelled included)
 
         async def watch_disconnect() -> None:
             while (await receive())["type"] != "http.disconnect":
                 pass
-            tasks.cancel_scope.cancel()
+            producer.cancel()
 
-        async with anyio.create_task_group() as tasks:
-            tasks.start_soon(produce)
-            tasks.start_soon(watch_disconnect)
-            async with inbox:
-                try:
-                    first = await inbox.receive()
-                except anyio.EndOfStream:
-                    first = _internal(RuntimeError("no events"))
-                if isinstance(first, LongdocError):
-                    await error_response(first)(scope, receive, send)
-                    tasks.cancel_scope.cancel()
-                    return
-                await send(_START)
-                try:
-                    await self._pump(first, inbox, send)
-                except OSError:  # the client went away mid-write
-                    pass
-                else:
-                    await send({"type": "http.response.body", "body": b"", "more_body": False})
-            tasks.cancel_scope.cancel()
+        # Plain asyncio tasks cancelled with Task.cancel(): a graph run consumed under an
+        # anyio cancel scope went on making model calls after the scope was cancelled.
+        producer = asyncio.create_task(produce())
+        watcher = asyncio.create_task(watch_disconnect())
+        try:
+            first = await inbox.get()
+            if isinstance(first, LongdocError) or first is None:
+                error = first or _internal(RuntimeError("no events"))
+                await error_response(error)(scope, receive, send)
+                return
+            await send(_START)
+            try:
+                await self._pump(first, inbox, send)
+            except OSError:  # the client went away mid-write
+                return
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        finally:
+            for task in (producer, watcher):
+                task.cancel()
+            await asyncio.gather(producer, watcher, return_exceptions=True)
 
     async def _pump(
         self,
-        first: dict[str, Any],
-        inbox: anyio.abc.ObjectReceiveStream[dict[str, Any] | LongdocError],
+        first: dict[str, Any] | LongdocError,
+        inbox: asyncio.Queue[dict[str, Any] | LongdocError | None],
         send: Send,
     ) -> None:
-        item: dict[str, Any] | LongdocError = first
-        while True:
+        item: dict[str, Any] | LongdocError | None = first
+        while item is not None:
             data = (
                 format_event({"event": "error", **error_body(**item.to_dict())})
                 if isinstance(item, LongdocError)
@@ -108,14 +111,12 @@ class EventStream:
             )
             await send({"type": "http.response.body", "body": data, "more_body": True})
             while True:
-                with anyio.move_on_after(self.ping_s) as waited:
-                    try:
-                        item = await inbox.receive()
-                    except anyio.EndOfStream:
-                        return
-                if not waited.cancelled_caught:
+                try:
+                    item = await asyncio.wait_for(inbox.get(), self.ping_s)
                     break
-                await send({"type": "http.response.body", "body": b": ping\n\n", "more_body": True})
+                except TimeoutError:
+                    ping = {"type": "http.response.body", "body": b": ping\n\n", "more_body": True}
+                    await send(ping)
 
 
 _START = {
