@@ -142,7 +142,7 @@ class Settings(BaseSettings):
     )
     api_keys: str = Field(
         "",
-        description="Comma-separated keys the HTTP API accepts (Bearer or X-API-Key); empty = open.",
+        description="Comma-separated keys the HTTP API accepts (Bearer or X-API-Key); empty: open.",
     )
     max_queued_requests: int = Field(
         128, ge=1, description="HTTP requests in progress at once; past this the API answers 429."

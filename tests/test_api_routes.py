@@ -12,7 +12,7 @@ import pytest
 from api import create_app
 from pipeline import Settings
 from tests.fakes import FakeChatModel
-from tests.test_api_helpers import encrypted_pdf_bytes, html_page, pdf_bytes
+from tests.test_api_helpers import html_page, pdf_bytes
 
 REPORT = (
     "Acme Shipping was founded by Ada Lovelace in Bergen in 1987. "
@@ -101,7 +101,8 @@ async def test_uploaded_html_is_read_as_its_visible_text(client: httpx.AsyncClie
     assert response.status_code == 200, response.text
     quotes = " ".join(c["quote"] for c in response.json()["citations"])
     assert "Acme Shipping was founded by Ada Lovelace." in quotes
-    assert "<b>" not in quotes and "SCRIPT_TEXT" not in quotes
+    assert "<b>" not in quotes
+    assert "SCRIPT_TEXT" not in quotes
 
 
 async def test_several_uploads_utf16_and_markdown_are_all_read(client: httpx.AsyncClient) -> None:
@@ -173,7 +174,9 @@ async def test_streaming_ask_sends_progress_then_the_result(client: httpx.AsyncC
     assert response.headers["content-type"].startswith("text/event-stream")
     events = sse_events(response.text)
     names = [name for name, _ in events]
-    assert names[0] == "route" and names[1] == "split" and names[-1] == "result"
+    assert names[0] == "route"
+    assert names[1] == "split"
+    assert names[-1] == "result"
     chunks = events[1][1]["chunks"]
     done = [data for name, data in events if name == "chunk_done"]
     assert len(done) == chunks > 1
