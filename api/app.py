@@ -13,8 +13,16 @@ from langchain_core.language_models import BaseChatModel
 from api import errors
 from api.auth import api_keys, require_api_key
 from api.limits import BODY_SLACK_BYTES, Admission, BodyLimit
-from api.models import AskForm, AskRequest, Options, SummarizeForm, SummarizeRequest
-from api.routes import documents, health
+from api.models import (
+    AskForm,
+    AskRequest,
+    MessageForm,
+    MessageRequest,
+    Options,
+    SummarizeForm,
+    SummarizeRequest,
+)
+from api.routes import documents, health, threads
 from pipeline.config import Settings
 from pipeline.errors import ConfigError
 
@@ -27,7 +35,15 @@ API keys set, send `Authorization: Bearer <key>` or `X-API-Key: <key>`. Every er
 `{"error": {"code", "message", "hint"}}`."""
 
 # Schemas only referenced from hand-written request bodies (JSON or multipart on one route).
-_BODY_MODELS = (AskRequest, AskForm, SummarizeRequest, SummarizeForm, Options)
+_BODY_MODELS = (
+    AskRequest,
+    AskForm,
+    SummarizeRequest,
+    SummarizeForm,
+    MessageRequest,
+    MessageForm,
+    Options,
+)
 
 
 def create_app(settings: Settings | None = None, *, model: BaseChatModel | None = None) -> FastAPI:
@@ -42,6 +58,7 @@ def create_app(settings: Settings | None = None, *, model: BaseChatModel | None 
     app.add_middleware(BodyLimit, max_bytes=_max_body_bytes(settings))
     app.include_router(health.router)
     app.include_router(documents.router, dependencies=[Depends(require_api_key)])
+    app.include_router(threads.router, dependencies=[Depends(require_api_key)])
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app
 

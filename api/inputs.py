@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field, ValidationError
 from starlette.datastructures import FormData, UploadFile
 
 from api.errors import describe_validation
-from api.models import AskRequest, Options, SummarizeRequest
+from api.models import AskRequest, MessageRequest, Options, SummarizeRequest
 from pipeline.config import Settings
 from pipeline.documents import from_bytes
 from pipeline.errors import InputError, UnsupportedTypeError
@@ -69,9 +69,9 @@ async def _from_json(request: Request, task: Task, settings: Settings) -> Job:
     return job
 
 
-async def _from_form(request: Request, task: Task, settings: Settings) -> Job:
+async def _read_form(request: Request) -> FormData:
     try:
-        form = await request.form(max_files=MAX_FILES, max_fields=20)
+        return await request.form(max_files=MAX_FILES, max_fields=20)
     except InputError:
         raise
     except Exception as exc:  # Starlette reports a malformed multipart body as a 400
@@ -79,6 +79,23 @@ async def _from_form(request: Request, task: Task, settings: Settings) -> Job:
             f"the multipart body could not be read: {getattr(exc, 'detail', exc)}",
             hint="Send one or more 'file' parts (see /docs).",
         ) from None
+
+
+def _files(form: FormData) -> list[tuple[int, UploadFile | str]]:
+    return list(enumerate(form.getlist("file"), start=1))
+
+
+async def _upload(upload: UploadFile | str, index: int, settings: Settings) -> dict[str, Any]:
+    if isinstance(upload, UploadFile):
+        raw, name = await upload.read(), upload.filename or f"file{index}"
+    else:  # a plain form field named 'file' carries text
+        raw, name = upload.encode("utf-8", "surrogatepass"), f"file{index}"
+    # PDF parsing waits on a child process and HTML parsing is CPU work: off the loop.
+    return await anyio.to_thread.run_sync(from_bytes, raw, name, settings)
+
+
+async def _from_form(request: Request, task: Task, settings: Settings) -> Job:
+    form = await _read_form(request)
     try:
         return await _job_from_form(form, task, settings)
     finally:
@@ -86,19 +103,12 @@ async def _from_form(request: Request, task: Task, settings: Settings) -> Job:
 
 
 async def _job_from_form(form: FormData, task: Task, settings: Settings) -> Job:
-    uploads = form.getlist("file")
+    uploads = _files(form)
     if not uploads:
         raise InputError("no 'file' part was sent", hint="Attach documents as 'file' parts.")
     options = _field(form, "options")
     settings = _with_options(settings, _validate(Options, options) if options else None)
-    documents = []
-    for index, upload in enumerate(uploads, start=1):
-        if isinstance(upload, UploadFile):
-            raw, name = await upload.read(), upload.filename or f"file{index}"
-        else:  # a plain form field named 'file' carries text
-            raw, name = upload.encode("utf-8", "surrogatepass"), f"file{index}"
-        # PDF parsing waits on a child process and HTML parsing is CPU work: off the loop.
-        documents.append(await anyio.to_thread.run_sync(from_bytes, raw, name, settings))
+    documents = [await _upload(upload, index, settings) for index, upload in uploads]
     job = Job(task, documents, settings)
     if task == "ask":
         job.question = _field(form, "question") or ""
@@ -110,6 +120,28 @@ async def _job_from_form(form: FormData, task: Task, settings: Settings) -> Job:
         if words:
             job.words = _validate(_Words, {"words": words}).words
     return job
+
+
+async def read_message(
+    request: Request, settings: Settings
+) -> tuple[str, list[dict[str, Any]] | None]:
+    """A chat turn's message and attached documents (None when none), JSON or multipart."""
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type == "application/json":
+        parsed = _validate(MessageRequest, await request.body())
+        return parsed.message, parsed.document_list()
+    if content_type != "multipart/form-data":
+        raise UnsupportedTypeError(
+            f"the request body is {content_type or 'untyped'}",
+            hint="Send application/json or multipart/form-data (see /docs).",
+        )
+    form = await _read_form(request)
+    try:
+        message = _field(form, "message") or ""
+        documents = [await _upload(upload, i, settings) for i, upload in _files(form)]
+    finally:
+        await form.close()
+    return message, documents or None
 
 
 class _Words(BaseModel):

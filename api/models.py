@@ -96,6 +96,42 @@ class SummarizeForm(BaseModel):
     options: str | None = Field(None, description="Options as a JSON object (see Options).")
 
 
+class MessageRequest(BaseModel):
+    """One chat turn, optionally with documents the router may decide to read."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    message: str = Field(description="The user's message.")
+    documents: list[DocumentIn] | None = Field(
+        None, min_length=1, max_length=1000, description="Documents to attach to this turn."
+    )
+    document: str | None = Field(None, description="One document's text; instead of documents.")
+
+    @model_validator(mode="after")
+    def _one_source(self) -> MessageRequest:
+        if self.documents is not None and self.document is not None:
+            raise ValueError("send at most one of 'documents' and 'document'")
+        return self
+
+    def document_list(self) -> list[dict[str, Any]] | None:
+        if self.document is not None:
+            return [{"text": self.document}]
+        if self.documents is None:
+            return None
+        return [doc.model_dump(exclude_none=True) for doc in self.documents]
+
+
+class MessageForm(BaseModel):
+    """`multipart/form-data` for a chat turn: a `message` and optional `file` parts."""
+
+    message: str = Field(description="The user's message.")
+    file: list[bytes] = Field(
+        default_factory=list,
+        json_schema_extra={"items": {"type": "string", "format": "binary"}},
+        description="Documents to attach: text, Markdown, HTML or PDF.",
+    )
+
+
 class Timings(BaseModel):
     """Where the request's time went, in milliseconds."""
 

@@ -6,6 +6,7 @@ from fastapi import APIRouter, Request
 
 from api.models import ErrorResponse, Health
 from pipeline.config import Settings
+from pipeline.threads import acheck_checkpointer
 
 router = APIRouter(tags=["health"])
 
@@ -23,9 +24,5 @@ async def healthz() -> Health:
 )
 async def readyz(request: Request) -> Health:
     settings: Settings = request.app.state.settings
-    try:
-        from pipeline.threads import acheck_checkpointer
-    except ImportError:  # chat threads not built into this version: nothing to check
-        return Health(status="ok")
     await acheck_checkpointer(settings)  # raises StorageError (503) when unreachable
     return Health(status="ok")
