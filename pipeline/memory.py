@@ -66,10 +66,13 @@ def message_text(message: BaseMessage) -> str:
     return content if isinstance(content, str) else str(content)
 
 
+USER_LABEL = "User"
+ASSISTANT_LABEL = "Assistant"
+
+
 def _speaker(message: BaseMessage) -> str:
-    return {"human": "User", "ai": "Assistant", "tool": "Tool", "system": "System"}.get(
-        message.type, message.type
-    )
+    labels = {"human": USER_LABEL, "ai": ASSISTANT_LABEL, "tool": "Tool", "system": "System"}
+    return labels.get(message.type, message.type)
 
 
 def _is_tool_result(message: BaseMessage) -> bool:

@@ -7,7 +7,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 Mode = Literal["chat", "document"]
-Task = Literal["ask", "summarize"]
+Task = Literal["ask", "summarize", "remember"]
+"""ask a question, summarize documents, or remember a chat transcript (memory folding)."""
 
 
 class Route(BaseModel):

@@ -207,3 +207,25 @@ def test_tool_call_and_its_result_are_never_split() -> None:
     fold, keep = split_for_fold(messages, keep_last=2)
     assert keep[0] is call
     assert fold == messages[:3]
+
+
+async def test_built_in_engine_recalls_a_fact_from_turn_one_after_many_folds(
+    tmp_path: Path,
+) -> None:
+    settings = Settings(
+        data_dir=tmp_path / "data", memory_token_budget=400, memory_summary_words=60
+    )
+    thread = (await acreate_thread(settings=settings)).thread_id
+    first = "My name is Aiko Tanaka and I run the night shift at berth seven."
+    topics = ["crane", "tide", "cargo", "pilot", "weather", "invoice", "engine", "customs"]
+    folds = 0
+    await achat(thread, first, settings=settings)
+    for turn in range(1, 39):
+        topic = topics[turn % len(topics)]
+        line = f"Note {turn}: the {topic} report for shift {turn} lists {turn * 4} items."
+        folds += (await achat(thread, line, settings=settings)).compressed
+    answer = await achat(thread, "What is my name?", settings=settings)
+    assert folds >= 3
+    assert "Aiko Tanaka" in answer.reply
+    view = await aget_thread(thread, settings=settings)
+    assert "Aiko Tanaka" in view.summary

@@ -37,9 +37,15 @@ class Engine(Protocol):
         ...
 
     async def summarize(
-        self, findings: list[Finding], instructions: str, words: int, meter: Meter
+        self,
+        findings: list[Finding],
+        instructions: str,
+        words: int,
+        meter: Meter,
+        *,
+        task: Task = "summarize",
     ) -> Draft:
-        """Write the final summary from per-chunk findings."""
+        """Write the final summary from per-chunk findings (`task="remember"`: chat memory)."""
         ...
 
     async def chat(self, messages: list[BaseMessage], meter: Meter) -> str:

@@ -9,6 +9,7 @@ from langchain_core.messages import BaseMessage
 
 from pipeline.config import Settings
 from pipeline.engines import conversation, summary
+from pipeline.engines.memory_notes import remembered_sentences
 from pipeline.engines.retrieval import Query, build_query, score_sentences
 from pipeline.schemas import Draft, Evidence, Finding, Route, Task
 from pipeline.state import Chunk, ChunkTask, SourceDocument
@@ -37,7 +38,7 @@ class ExtractiveEngine:
     def prepare(
         self, documents: list[SourceDocument], chunks: list[Chunk], question: str, task: Task
     ) -> dict[str, Any]:
-        if task == "summarize":
+        if task != "ask":
             return {}
         return build_query(question, [doc["text"] for doc in documents]).hints()
 
@@ -45,6 +46,8 @@ class ExtractiveEngine:
         chunk = task["chunk"]
         if task["task"] == "summarize":
             return self._summarize_chunk(chunk)
+        if task["task"] == "remember":
+            return self._remember_chunk(chunk)
         hints = task["hints"]
         query = (
             Query.from_hints(task["question"], hints)
@@ -96,7 +99,13 @@ class ExtractiveEngine:
         return Draft(text=" ".join(e.quote for e in shown), evidence=ranked)
 
     async def summarize(
-        self, findings: list[Finding], instructions: str, words: int, meter: Meter
+        self,
+        findings: list[Finding],
+        instructions: str,
+        words: int,
+        meter: Meter,
+        *,
+        task: Task = "summarize",
     ) -> Draft:
         order: dict[
             str, int
@@ -110,7 +119,11 @@ class ExtractiveEngine:
         )
         if not pool:
             return Draft(text="")
-        picked = summary.select([e.quote for e in pool], [e.score for e in pool], words)
+        # Chat memory ranks by the reader's own scores: centrality would keep chatter.
+        share = 1.0 if task == "remember" else summary.LOCAL_SHARE
+        picked = summary.select(
+            [e.quote for e in pool], [e.score for e in pool], words, local_share=share
+        )
         if not picked:  # even the shortest sentence is over budget: cut the best one
             picked_evidence = [_cut(max(pool, key=lambda e: e.score), words)]
         else:
@@ -127,6 +140,17 @@ class ExtractiveEngine:
             return conversation.REPLIES[kind]
         min_coverage = self.settings.min_relevance / 10
         return conversation.recall(history, question, min_coverage) or conversation.NEEDS_MODEL
+
+    def _remember_chunk(self, chunk: Chunk) -> Finding:
+        kept = remembered_sentences(chunk["text"])
+        return Finding(
+            chunk=chunk["id"],
+            chunks=[chunk["id"]],
+            relevance=10 if kept else 0,
+            answer="what the user said, their own facts first" if kept else "no information",
+            evidence=[_evidence(chunk, c.start, c.end, c.score) for c in kept],
+            confidence=5 if kept else 0,
+        )
 
     def _summarize_chunk(self, chunk: Chunk) -> Finding:
         candidates = summary.central_sentences(chunk["text"])

@@ -75,7 +75,7 @@ class LLMEngine:
             "total": task["total"],
             "excerpt": prompts.fence(chunk["text"], f"{chunk['document']}#{chunk['id']}"),
         }
-        if task["task"] == "summarize":
+        if task["task"] in ("summarize", "remember"):
             system = prompts.MAP_SUMMARIZE_SYSTEM
             user = prompts.MAP_SUMMARIZE_USER.format(
                 instructions=task["instructions"] or prompts.SUMMARY_DEFAULT_INSTRUCTIONS, **fields
@@ -132,7 +132,13 @@ class LLMEngine:
         return await self._final(prompts.ANSWER_SYSTEM, user, findings, meter, "answer")
 
     async def summarize(
-        self, findings: list[Finding], instructions: str, words: int, meter: Meter
+        self,
+        findings: list[Finding],
+        instructions: str,
+        words: int,
+        meter: Meter,
+        *,
+        task: Task = "summarize",
     ) -> Draft:
         user = prompts.SUMMARY_USER.format(
             instructions=instructions or prompts.SUMMARY_DEFAULT_INSTRUCTIONS,

@@ -113,7 +113,9 @@ def tfidf_matrix(sentences: list[list[str]]) -> np.ndarray:
     return normalized
 
 
-def select(texts: list[str], local: list[float], words: int) -> list[int]:
+def select(
+    texts: list[str], local: list[float], words: int, local_share: float = LOCAL_SHARE
+) -> list[int]:
     """Indices of the sentences to keep: best first, no near-duplicates, within `words`.
 
     Sentences that would overflow the budget are skipped in favour of shorter ones,
@@ -124,7 +126,7 @@ def select(texts: list[str], local: list[float], words: int) -> list[int]:
     local_array = np.asarray(local, dtype=float)
     if local_array.mean() > 0:
         local_array = local_array / local_array.mean()
-    final = LOCAL_SHARE * local_array + (1 - LOCAL_SHARE) * global_scores
+    final = local_share * local_array + (1 - local_share) * global_scores
     vectors = tfidf_matrix(terms)
     picked: list[int] = []
     used = 0

@@ -61,12 +61,12 @@ async def fold(
     previous = f"{prompts.MEMORY_PREFIX}{summary}\n\n" if summary else ""
     document = SourceDocument(id="conversation", text=previous + render(messages))
     chunks = split_documents([document], settings)
-    hints = engine.prepare([document], chunks, "", "summarize")
+    hints = engine.prepare([document], chunks, "", "remember")
     tasks = [
         ChunkTask(
             chunk=chunk,
             question="",
-            task="summarize",
+            task="remember",
             instructions=prompts.MEMORY_INSTRUCTIONS,
             total=len(chunks),
             run="",
@@ -84,6 +84,6 @@ async def fold(
         meter=meter,
     )
     draft = await engine.summarize(
-        notes, prompts.MEMORY_INSTRUCTIONS, settings.memory_summary_words, meter
+        notes, prompts.MEMORY_INSTRUCTIONS, settings.memory_summary_words, meter, task="remember"
     )
     return draft.text
