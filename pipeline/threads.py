@@ -56,8 +56,13 @@ async def achat(
     model: BaseChatModel | None = None,
     settings: Settings | None = None,
     checkpointer: Saver | None = None,
+    create: bool = True,
 ) -> ChatResult:
-    """Run one turn; with documents attached the router may read them and cite them."""
+    """Run one turn; with documents attached the router may read them and cite them.
+
+    An unknown `thread_id` starts a new thread, unless `create=False` (the HTTP API,
+    where threads are made by POST /v1/threads), which raises NotFoundError instead.
+    """
     settings = settings or Settings()
     _check_id(thread_id)
     if not isinstance(message, str) or not message.strip():
@@ -65,6 +70,8 @@ async def achat(
     message = clean_text(message.strip(), "the message")
     loaded = load_documents(documents, settings) if documents else []
     async with _turn_lock(thread_id), _store(settings, checkpointer) as saver:
+        if not create:
+            await _values(saver, thread_id)
         graph = build_graph(model, settings, checkpointer=saver)
         # Always send `documents`: the channel persists, so an earlier turn's
         # attachment would otherwise be read again by this one.

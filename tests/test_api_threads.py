@@ -46,9 +46,13 @@ async def test_thread_lifecycle_keeps_history_and_then_is_gone(client: httpx.Asy
     assert_error(await client.get(f"/v1/threads/{thread_id}"), 404, "not_found")
 
 
-async def test_reading_or_deleting_an_unknown_thread_is_404(client: httpx.AsyncClient) -> None:
+async def test_reading_deleting_or_messaging_an_unknown_thread_is_404(
+    client: httpx.AsyncClient,
+) -> None:
     assert_error(await client.get("/v1/threads/nope"), 404, "not_found")
     assert_error(await client.delete("/v1/threads/nope"), 404, "not_found")
+    turn = await client.post("/v1/threads/nope/messages", json={"message": "hello"})
+    assert_error(turn, 404, "not_found")
 
 
 async def test_empty_message_is_422(client: httpx.AsyncClient) -> None:

@@ -229,3 +229,8 @@ async def test_built_in_engine_recalls_a_fact_from_turn_one_after_many_folds(
     assert "Aiko Tanaka" in answer.reply
     view = await aget_thread(thread, settings=settings)
     assert "Aiko Tanaka" in view.summary
+
+
+async def test_turn_on_unknown_thread_can_be_refused(memory: Settings) -> None:
+    with pytest.raises(NotFoundError):
+        await achat("never-made", "hello", settings=memory, create=False)

@@ -71,6 +71,7 @@ async def post_message(thread_id: str, request: Request) -> ChatResult:
                     documents=documents,
                     model=request.app.state.model,
                     settings=settings,
+                    create=False,
                 )
         except TimeoutError:
             raise RequestTimeoutError(
