@@ -205,3 +205,64 @@ def test_interrupted_batch_resumes_without_redoing_or_corrupting(
     fresh = tmp_path / "fresh"
     assert runner.invoke(app, ["summarize", str(docs), "--out", str(fresh)]).exit_code == 0
     assert outputs(out) == outputs(fresh)
+
+
+def test_quiet_prints_only_the_closing_table(tmp_path: Path) -> None:
+    docs = make_corpus(tmp_path / "docs", 3)
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["summarize", str(docs), "--out", str(out), "--quiet"])
+    assert result.exit_code == 0
+    assert "[1/3]" not in result.output
+    assert "up to date" in result.output
+
+
+def test_non_terminal_output_is_one_plain_line_per_file(tmp_path: Path) -> None:
+    docs = make_corpus(tmp_path / "docs", 3)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pipeline.cli",
+            "summarize",
+            str(docs),
+            "--out",
+            str(tmp_path / "out"),
+            "--concurrency",
+            "3",
+            "--length",
+            "30",
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stdout.splitlines() if line.startswith("[")]
+    assert sorted(line.split("]")[0] for line in lines) == ["[1/3", "[2/3", "[3/3"]
+    assert all(" done " in line for line in lines)
+    assert "\x1b[" not in result.stdout, "no terminal control codes when piped"
+
+
+def test_length_caps_the_summary_and_instructions_are_accepted(tmp_path: Path) -> None:
+    docs = make_corpus(tmp_path / "docs", 1)
+    out = tmp_path / "out"
+    short = runner.invoke(
+        app,
+        [
+            "summarize",
+            str(docs),
+            "--out",
+            str(out),
+            "--length",
+            "25",
+            "--format",
+            "json",
+            "--instructions",
+            "Focus on staffing.",
+        ],
+    )
+    assert short.exit_code == 0, short.output
+    payload = json.loads(next(out.rglob("*.json")).read_text())
+    assert len(payload["summary"].split()) <= 25

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli import app
@@ -139,3 +140,13 @@ def test_chat_with_unknown_thread_is_an_error(tmp_path: Path) -> None:
     result = runner.invoke(app, ["chat", "--thread", "nope"], input="/exit\n")
     assert result.exit_code == 1
     assert "does not exist" in result.stderr
+
+
+def test_debug_variable_adds_a_traceback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LONGDOC_DEBUG", "1")
+    result = runner.invoke(app, ["ask", str(tmp_path / "nope.txt"), "What?"])
+    assert result.exit_code == 1
+    assert "Traceback" in result.stderr
+    monkeypatch.delenv("LONGDOC_DEBUG")
+    plain = runner.invoke(app, ["ask", str(tmp_path / "nope.txt"), "What?"])
+    assert "Traceback" not in plain.stderr
