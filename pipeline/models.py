@@ -13,7 +13,7 @@ import asyncio
 import concurrent.futures
 import os
 import weakref
-from collections.abc import AsyncGenerator, Mapping
+from collections.abc import AsyncGenerator, Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -75,7 +75,10 @@ def build_models(settings: Settings, environ: Mapping[str, str] | None = None) -
         if settings.structured_method == "auto"
         else settings.structured_method
     )
-    return _cached_models(endpoint, _client_options(settings), method)
+    options = _client_options(settings)
+    if endpoint.provider == "openai":
+        return _cached_openai_models(endpoint, options, method)
+    return _cached_databricks_models(endpoint, options, method)
 
 
 def resolve_endpoint(settings: Settings, environ: Mapping[str, str]) -> Endpoint:
@@ -158,16 +161,24 @@ class _ClientOptions:
     max_output_tokens: int | None
 
 
+_Builder = Callable[[Endpoint, str, _ClientOptions], BaseChatModel]
+
+
 def _client_options(settings: Settings) -> _ClientOptions:
     return _ClientOptions(settings.call_timeout_s, settings.temperature, settings.max_output_tokens)
 
 
 @lru_cache(maxsize=16)
-def _cached_models(endpoint: Endpoint, options: _ClientOptions, method: str) -> Models:
-    if endpoint.provider == "openai":
-        build = _openai_model
-    else:
-        build = _databricks_builder(endpoint, options)
+def _cached_openai_models(endpoint: Endpoint, options: _ClientOptions, method: str) -> Models:
+    return _pair(_openai_model, endpoint, options, method)
+
+
+@lru_cache(maxsize=16)
+def _cached_databricks_models(endpoint: Endpoint, options: _ClientOptions, method: str) -> Models:
+    return _pair(_databricks_builder(endpoint), endpoint, options, method)
+
+
+def _pair(build: _Builder, endpoint: Endpoint, options: _ClientOptions, method: str) -> Models:
     map_model = build(endpoint, endpoint.map_model, options)
     reduce_model = (
         map_model
@@ -198,7 +209,7 @@ def _openai_model(endpoint: Endpoint, name: str, options: _ClientOptions) -> Bas
     )
 
 
-def _databricks_builder(endpoint: Endpoint, options: _ClientOptions) -> Any:
+def _databricks_builder(endpoint: Endpoint) -> _Builder:
     """A builder of ChatDatabricks models that share one workspace client."""
     try:
         from databricks_langchain import ChatDatabricks
@@ -207,7 +218,7 @@ def _databricks_builder(endpoint: Endpoint, options: _ClientOptions) -> Any:
             f"the databricks provider needs the databricks extra ({exc.name} is missing)",
             hint=DATABRICKS_HINT,
         ) from None
-    client = _workspace_client(endpoint)
+    client = _workspace_client(endpoint.base_url, endpoint.api_key)
 
     def build(endpoint: Endpoint, name: str, options: _ClientOptions) -> BaseChatModel:
         extra: dict[str, Any] = {}
@@ -216,35 +227,48 @@ def _databricks_builder(endpoint: Endpoint, options: _ClientOptions) -> Any:
         if options.max_output_tokens is not None:
             extra["max_tokens"] = options.max_output_tokens
         model: BaseChatModel = ChatDatabricks(
-            endpoint=name,
+            model=name,
             workspace_client=client,
             timeout=options.timeout_s,
             max_retries=0,
             **extra,
         )
+        _pool_per_loop(model.async_client)  # type: ignore[attr-defined]
         return model
 
     return build
 
 
-def _workspace_client(endpoint: Endpoint) -> Any:
+def _pool_per_loop(client: Any) -> None:
+    """Give ChatDatabricks' OpenAI client a PerLoopTransport (see it for why).
+
+    databricks-openai builds its httpx client internally with no transport argument, so
+    the transport is swapped after the fact; if its layout changes, the default stays.
+    """
+    http = getattr(client, "_client", None)
+    if isinstance(getattr(http, "_transport", None), httpx.AsyncBaseTransport):
+        http._transport = PerLoopTransport()  # type: ignore[union-attr]
+
+
+@lru_cache(maxsize=4)
+def _workspace_client(host: str, token: str) -> Any:
     """A Databricks WorkspaceClient, its credential lookup bounded in time."""
     from databricks.sdk import WorkspaceClient
 
-    kwargs = {"host": endpoint.base_url or None, "token": endpoint.api_key or None}
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
-    future = pool.submit(WorkspaceClient, **kwargs)
+    future = pool.submit(WorkspaceClient, host=host or None, token=token or None)
     try:
         return future.result(timeout=DATABRICKS_CONNECT_TIMEOUT_S)
     except concurrent.futures.TimeoutError:
         raise ConfigError(
-            f"Databricks workspace {endpoint.base_url or '(default profile)'} did not answer "
+            f"Databricks workspace {host or '(default profile)'} did not answer "
             f"within {DATABRICKS_CONNECT_TIMEOUT_S:.0f} s",
             hint="Check LONGDOC_BASE_URL (or DATABRICKS_HOST) and the network.",
         ) from None
     except Exception as exc:
+        unset = "" if host and token else " (LONGDOC_BASE_URL and LONGDOC_API_KEY not both set)"
         raise ConfigError(
-            f"Databricks credentials could not be resolved: {exc}"[:500],
+            f"Databricks credentials could not be resolved{unset}: {exc}"[:500],
             hint="Set LONGDOC_BASE_URL and LONGDOC_API_KEY (or DATABRICKS_HOST and "
             "DATABRICKS_TOKEN), or a Databricks config profile.",
         ) from None
