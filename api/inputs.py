@@ -33,6 +33,7 @@ class Job:
     question: str = ""
     instructions: str | None = None
     words: int | None = None
+    include_documents: bool = False
     started: float = field(default_factory=time.perf_counter)
     load_ms: float = 0.0
 
@@ -62,6 +63,7 @@ async def _from_json(request: Request, task: Task, settings: Settings) -> Job:
     )
     parsed = _validate(model, body)
     job = Job(task, parsed.document_list(), _with_options(settings, parsed.options))
+    job.include_documents = parsed.include_documents
     if isinstance(parsed, AskRequest):
         job.question = parsed.question
     else:
@@ -110,6 +112,11 @@ async def _job_from_form(form: FormData, task: Task, settings: Settings) -> Job:
     settings = _with_options(settings, _validate(Options, options) if options else None)
     documents = [await _upload(upload, index, settings) for index, upload in uploads]
     job = Job(task, documents, settings)
+    include = _field(form, "include_documents")
+    if include:
+        job.include_documents = _validate(
+            _Include, {"include_documents": include}
+        ).include_documents
     if task == "ask":
         job.question = _field(form, "question") or ""
         if not job.question.strip():
@@ -146,6 +153,10 @@ async def read_message(
 
 class _Words(BaseModel):
     words: int = Field(ge=20, le=5000)
+
+
+class _Include(BaseModel):
+    include_documents: bool
 
 
 def _field(form: FormData, name: str) -> str | None:

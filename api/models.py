@@ -45,6 +45,11 @@ class _DocumentsIn(BaseModel):
     )
     document: str | None = Field(None, description="One document's text; instead of documents.")
     options: Options | None = None
+    include_documents: bool = Field(
+        False,
+        description="Add the loaded document texts (`documents`: id, text, page_starts) to "
+        "the result, so a client can show each citation in the text its offsets index into.",
+    )
 
     @model_validator(mode="after")
     def _one_source(self) -> _DocumentsIn:
@@ -82,6 +87,7 @@ class AskForm(BaseModel):
         description="Document files: text, Markdown, HTML or PDF (type told from content).",
     )
     options: str | None = Field(None, description="Options as a JSON object (see Options).")
+    include_documents: bool = Field(False, description="`true` adds the loaded texts.")
 
 
 class SummarizeForm(BaseModel):
@@ -94,6 +100,7 @@ class SummarizeForm(BaseModel):
     instructions: str | None = Field(None, description="What the summary should focus on.")
     words: int | None = Field(None, ge=20, le=5000, description="Target length in words.")
     options: str | None = Field(None, description="Options as a JSON object (see Options).")
+    include_documents: bool = Field(False, description="`true` adds the loaded texts.")
 
 
 class MessageRequest(BaseModel):

@@ -30,7 +30,11 @@ async def run_job(job: Job, model: BaseChatModel | None) -> AskResponse | Summar
         async with asyncio.timeout(job.settings.request_timeout_s):
             if job.task == "ask":
                 result: AskResult | SummaryResult = await aask(
-                    job.documents, job.question, model=model, settings=job.settings
+                    job.documents,
+                    job.question,
+                    model=model,
+                    settings=job.settings,
+                    include_documents=job.include_documents,
                 )
             else:
                 result = await asummarize(
@@ -39,6 +43,7 @@ async def run_job(job: Job, model: BaseChatModel | None) -> AskResponse | Summar
                     settings=job.settings,
                     instructions=job.instructions,
                     words=job.words,
+                    include_documents=job.include_documents,
                 )
     except TimeoutError:
         raise _timed_out(job) from None
@@ -54,7 +59,9 @@ async def job_events(job: Job, model: BaseChatModel | None) -> AsyncGenerator[di
         state = summarize_input(job.documents, job.settings, job.instructions, job.words)
     try:
         async with asyncio.timeout(job.settings.request_timeout_s):
-            async for event in stream_events(state, model=model, settings=job.settings):
+            async for event in stream_events(
+                state, model=model, settings=job.settings, include_documents=job.include_documents
+            ):
                 if event.get("event") != "result":
                     yield event
                     continue

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -115,6 +115,25 @@ class Usage(BaseModel):
         return usage
 
 
+class DocumentText(BaseModel):
+    """A document as the pipeline read it: every citation's offsets index into `text`."""
+
+    id: str
+    text: str = Field(description="The loaded text (a PDF's pages joined, an HTML page's text).")
+    page_starts: list[int] = Field(
+        default_factory=list, description="Offset where each page begins (PDFs); else empty."
+    )
+
+
+def _documents_field() -> Any:
+    """Absent from the JSON unless asked for (include_documents): texts can be megabytes."""
+    return Field(
+        None,
+        exclude_if=lambda value: value is None,
+        description="The loaded documents, only when asked for (include_documents).",
+    )
+
+
 class AskResult(BaseModel):
     """The answer to a question over documents, with citations that slice back exactly."""
 
@@ -126,6 +145,7 @@ class AskResult(BaseModel):
     conflicts: list[str] = Field(
         default_factory=list, description="Disagreements between chunks and how they were settled."
     )
+    documents: list[DocumentText] | None = _documents_field()
 
 
 class SummaryResult(BaseModel):
@@ -135,6 +155,7 @@ class SummaryResult(BaseModel):
     citations: list[Citation] = Field(default_factory=list)
     coverage: Coverage = Field(default_factory=Coverage)
     usage: Usage = Field(default_factory=Usage)
+    documents: list[DocumentText] | None = _documents_field()
 
 
 class Draft(BaseModel):

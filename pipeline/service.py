@@ -11,7 +11,8 @@ from langchain_core.language_models import BaseChatModel
 from pipeline.config import Settings
 from pipeline.documents import Documents, load_documents
 from pipeline.graph import build_graph
-from pipeline.schemas import AskResult, SummaryResult
+from pipeline.schemas import AskResult, DocumentText, SummaryResult
+from pipeline.state import SourceDocument
 
 
 def ask_input(documents: Documents, question: str, settings: Settings) -> dict[str, Any]:
@@ -32,17 +33,35 @@ def summarize_input(
     return state
 
 
+def document_texts(documents: list[SourceDocument]) -> list[dict[str, Any]]:
+    """Loaded documents as `DocumentText` dicts, for results asked with include_documents."""
+    return [
+        DocumentText(
+            id=doc["id"], text=doc["text"], page_starts=doc.get("page_starts", [])
+        ).model_dump()
+        for doc in documents
+    ]
+
+
 async def aask(
     documents: Documents,
     question: str,
     *,
     model: BaseChatModel | None = None,
     settings: Settings | None = None,
+    include_documents: bool = False,
 ) -> AskResult:
-    """Answer `question` from `documents`, with citations that slice back to the source."""
+    """Answer `question` from `documents`, with citations that slice back to the source.
+
+    `include_documents=True` adds the loaded texts (`result.documents`), so a caller that
+    sent a PDF or HTML file can show each citation in the text its offsets index into.
+    """
     settings = settings or Settings()
     graph = build_graph(model, settings)
-    output = await graph.ainvoke(ask_input(documents, question, settings))
+    state = ask_input(documents, question, settings)
+    output = await graph.ainvoke(state)
+    if include_documents:
+        output = {**output, "documents": document_texts(state["documents"])}
     return AskResult.model_validate(output)
 
 
@@ -52,9 +71,14 @@ def ask(
     *,
     model: BaseChatModel | None = None,
     settings: Settings | None = None,
+    include_documents: bool = False,
 ) -> AskResult:
     """Synchronous `aask`."""
-    return asyncio.run(aask(documents, question, model=model, settings=settings))
+    return asyncio.run(
+        aask(
+            documents, question, model=model, settings=settings, include_documents=include_documents
+        )
+    )
 
 
 async def asummarize(
@@ -64,11 +88,15 @@ async def asummarize(
     settings: Settings | None = None,
     instructions: str | None = None,
     words: int | None = None,
+    include_documents: bool = False,
 ) -> SummaryResult:
     """Summarize `documents` in about `words` words (default `settings.summary_words`)."""
     settings = settings or Settings()
     graph = build_graph(model, settings)
-    output = await graph.ainvoke(summarize_input(documents, settings, instructions, words))
+    state = summarize_input(documents, settings, instructions, words)
+    output = await graph.ainvoke(state)
+    if include_documents:
+        output = {**output, "documents": document_texts(state["documents"])}
     return summary_result(output)
 
 
@@ -84,19 +112,32 @@ def summarize(
     settings: Settings | None = None,
     instructions: str | None = None,
     words: int | None = None,
+    include_documents: bool = False,
 ) -> SummaryResult:
     """Synchronous `asummarize`."""
     return asyncio.run(
         asummarize(
-            documents, model=model, settings=settings, instructions=instructions, words=words
+            documents,
+            model=model,
+            settings=settings,
+            instructions=instructions,
+            words=words,
+            include_documents=include_documents,
         )
     )
 
 
 async def stream_events(
-    state: dict[str, Any], *, model: BaseChatModel | None, settings: Settings
+    state: dict[str, Any],
+    *,
+    model: BaseChatModel | None,
+    settings: Settings,
+    include_documents: bool = False,
 ) -> AsyncIterator[dict[str, Any]]:
-    """Progress events (`{"event": ...}`) as they happen, then one `{"event": "result", ...}`."""
+    """Progress events (`{"event": ...}`) as they happen, then one `{"event": "result", ...}`.
+
+    The result's `output` holds `documents` (see `document_texts`) when include_documents.
+    """
     graph = build_graph(model, settings)
     output: dict[str, Any] = {}
     async for mode, chunk in graph.astream(state, stream_mode=["custom", "values"]):
@@ -104,4 +145,8 @@ async def stream_events(
             yield cast(dict[str, Any], chunk)
         else:
             output = cast(dict[str, Any], chunk)
+    # The values stream is the whole state, input documents included: drop or reshape them.
+    output = {key: value for key, value in output.items() if key != "documents"}
+    if include_documents:
+        output["documents"] = document_texts(state["documents"])
     yield {"event": "result", "output": output}
