@@ -22,7 +22,7 @@ from api.models import (
     SummarizeForm,
     SummarizeRequest,
 )
-from api.routes import documents, health, threads
+from api.routes import documents, health, page, threads
 from pipeline.config import Settings
 from pipeline.errors import ConfigError
 
@@ -59,6 +59,7 @@ def create_app(settings: Settings | None = None, *, model: BaseChatModel | None 
     app.include_router(health.router)
     app.include_router(documents.router, dependencies=[Depends(require_api_key)])
     app.include_router(threads.router, dependencies=[Depends(require_api_key)])
+    page.install(app)
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app
 
