@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.test_api_helpers import pdf_bytes
 from tests.test_api_server import free_port
 
 try:  # a missing test extra is a skip here, but never under CI
@@ -301,3 +302,26 @@ def test_chat_tab_keeps_a_thread_and_shows_its_running_summary(server: str, page
     view = httpx.get(f"{server}/v1/threads/{thread_id}", timeout=10).json()
     assert len(view["history"]) == 4
     expect(page.locator("#summary")).to_have_text(view["summary"])
+
+
+def test_dropped_pdf_citation_shows_its_page(server: str, page: Page) -> None:
+    pdf = pdf_bytes(["The weather was calm all week.", "Ada Lovelace founded Acme Shipping."])
+    open_page(page, server)
+    # A drop as the browser delivers it: a DataTransfer holding the file.
+    transfer = page.evaluate_handle(
+        """bytes => {
+            const transfer = new DataTransfer();
+            const file = new File([new Uint8Array(bytes)], "report.pdf", {type: "application/pdf"});
+            transfer.items.add(file);
+            return transfer;
+        }""",
+        list(pdf),
+    )
+    page.dispatch_event("#drop", "drop", {"dataTransfer": transfer})
+    expect(page.locator("#file-list")).to_contain_text("report.pdf")
+    page.fill("#question", "Who founded Acme Shipping?")
+    page.click("#ask-button")
+    expect(page.locator("#citations li").first).to_contain_text("report.pdf, page 2")
+    page.get_by_role("button", name="Show citation 1 in report.pdf").click()
+    expect(page.locator("#viewer-title")).to_have_text("Citation 1: report.pdf, page 2")
+    expect(page.locator("#doc-text mark")).to_have_text("Ada Lovelace founded Acme Shipping.")
