@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, model_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -38,7 +38,11 @@ class Settings(BaseSettings):
         None, description="API key; unset falls back to OPENAI_API_KEY or DATABRICKS_TOKEN."
     )
     temperature: float | None = Field(
-        0.0, ge=0, le=2, description="Sampling temperature; 0 keeps readings repeatable."
+        0.0,
+        ge=0,
+        le=2,
+        description="Sampling temperature; 0 keeps readings repeatable, empty leaves it to the "
+        "server (reasoning models accept no other).",
     )
     max_output_tokens: int | None = Field(
         None, ge=1, description="Most tokens one model reply may have; unset: the server's limit."
@@ -158,6 +162,12 @@ class Settings(BaseSettings):
         description="`module:function` returning a LangChain chat model for `longdoc serve`; "
         "empty = built-in engine.",
     )
+
+    @field_validator("temperature", "max_output_tokens", "api_key", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: object) -> object:
+        """`LONGDOC_TEMPERATURE=` (empty) means unset, as a .env file can only say it so."""
+        return None if value == "" else value
 
     @model_validator(mode="after")
     def _overlap_below_size(self) -> Settings:

@@ -335,3 +335,17 @@ async def test_chat_thread_remembers_and_folds_history_through_the_server(
     chat_prompts = [r.prompt for r in openai_server.answered() if r.prompt.startswith("You are")]
     assert view.summary in chat_prompts[-1]
     assert "crane number 15 lifted" in chat_prompts[-1]
+
+
+def test_empty_temperature_leaves_sampling_to_the_server(
+    openai_server: OpenAIServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LONGDOC_TEMPERATURE", "")  # reasoning models reject any temperature
+    settings = Settings(provider="openai", model="o4-mini", base_url=openai_server.url)
+    assert settings.temperature is None
+    ask("The crane lifted forty containers.", "How many containers?", settings=settings)
+    assert all("temperature" not in r.body for r in openai_server.requests)
+    monkeypatch.delenv("LONGDOC_TEMPERATURE")
+    default = openai_settings(openai_server.url)
+    ask("The crane lifted forty containers.", "How many containers?", settings=default)
+    assert openai_server.requests[-1].body["temperature"] == 0.0
