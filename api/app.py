@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 from importlib.metadata import version
 from typing import Any
 
@@ -24,7 +23,8 @@ from api.models import (
 )
 from api.routes import documents, health, page, threads
 from pipeline.config import Settings
-from pipeline.errors import ConfigError
+from pipeline.engines.factory import make_engine
+from pipeline.models import load_model_factory
 
 DESCRIPTION = """Ask questions of long documents and summarize them, with citations that are
 exact character spans (and pages, for PDFs) of the source.
@@ -65,27 +65,15 @@ def create_app(settings: Settings | None = None, *, model: BaseChatModel | None 
 
 
 def create_app_from_env() -> FastAPI:
-    """The app `longdoc serve` runs: Settings from LONGDOC_*, the model from model_factory."""
+    """The app `longdoc serve` runs: Settings from LONGDOC_*, the model from model_factory.
+
+    The engine is built once here so a bad provider setting stops the server at
+    startup with its ConfigError, instead of failing every request later.
+    """
     settings = Settings()
-    return create_app(settings, model=load_model(settings.model_factory))
-
-
-def load_model(spec: str) -> BaseChatModel | None:
-    """Call the `module:function` named by LONGDOC_MODEL_FACTORY; empty means no model."""
-    if not spec:
-        return None
-    module_name, _, attribute = spec.partition(":")
-    try:
-        factory = getattr(importlib.import_module(module_name), attribute)
-    except (ImportError, AttributeError, ValueError) as exc:
-        raise ConfigError(
-            f"LONGDOC_MODEL_FACTORY={spec!r} cannot be loaded: {exc}",
-            hint="Name a function as module:function that returns a LangChain chat model.",
-        ) from None
-    model = factory()
-    if not isinstance(model, BaseChatModel):
-        raise ConfigError(f"{spec} returned a {type(model).__name__}, not a chat model")
-    return model
+    model = load_model_factory(settings.model_factory) if settings.model_factory else None
+    make_engine(model, settings)
+    return create_app(settings, model=model)
 
 
 def _max_body_bytes(settings: Settings) -> int:

@@ -159,8 +159,8 @@ class Settings(BaseSettings):
     )
     model_factory: str = Field(
         "",
-        description="`module:function` returning a LangChain chat model for `longdoc serve`; "
-        "empty = built-in engine.",
+        description="`module:function` returning a LangChain chat model to use instead of "
+        "`provider` (e.g. a custom model class); empty: use `provider`.",
     )
 
     @field_validator("temperature", "max_output_tokens", "api_key", mode="before")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import importlib
 import os
 import weakref
 from collections.abc import AsyncGenerator, Callable, Mapping
@@ -274,3 +275,19 @@ def _workspace_client(host: str, token: str) -> Any:
         ) from None
     finally:
         pool.shutdown(wait=False)  # a hung lookup must not hold the caller
+
+
+def load_model_factory(spec: str) -> BaseChatModel:
+    """Call the `module:function` named by LONGDOC_MODEL_FACTORY and check it made a chat model."""
+    module_name, _, attribute = spec.partition(":")
+    try:
+        factory = getattr(importlib.import_module(module_name), attribute)
+    except (ImportError, AttributeError, ValueError) as exc:
+        raise ConfigError(
+            f"LONGDOC_MODEL_FACTORY={spec!r} cannot be loaded: {exc}",
+            hint="Name a function as module:function that returns a LangChain chat model.",
+        ) from None
+    model = factory()
+    if not isinstance(model, BaseChatModel):
+        raise ConfigError(f"{spec} returned a {type(model).__name__}, not a chat model")
+    return model

@@ -68,11 +68,13 @@ async def achat(
     if not isinstance(message, str) or not message.strip():
         raise InputError("the message is empty", hint="Send a message with words in it.")
     message = clean_text(message.strip(), "the message")
-    loaded = load_documents(documents, settings) if documents else []
     async with _turn_lock(thread_id), _store(settings, checkpointer) as saver:
+        # The graph (and so the model config) first: a bad setting is reported before
+        # any document is read.
+        graph = build_graph(model, settings, checkpointer=saver)
         if not create:
             await _values(saver, thread_id)
-        graph = build_graph(model, settings, checkpointer=saver)
+        loaded = load_documents(documents, settings) if documents else []
         # Always send `documents`: the channel persists, so an earlier turn's
         # attachment would otherwise be read again by this one.
         out = await graph.ainvoke({"question": message, "documents": loaded}, _config(thread_id))
