@@ -240,6 +240,8 @@ def test_unsupported_and_empty_files_show_readable_errors(server: str, page: Pag
     expect(error).to_contain_text("Unsupported file type")
     expect(error).to_contain_text("photo.png")
     expect(page.locator("#result")).to_be_hidden()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "web_error.png"))
 
     page.get_by_role("button", name="Remove photo.png").click()
     page.set_input_files(
@@ -259,6 +261,10 @@ def test_api_key_is_asked_for_kept_in_the_session_and_sent(
     tmp_path: Path, browser: BrowserContext, page: Page
 ) -> None:
     for url in serve(tmp_path, LONGDOC_API_KEYS="web-test-key"):
+        # The page itself needs no key, and may load nothing but this server's files.
+        response = httpx.get(url, timeout=10)
+        assert response.status_code == 200
+        assert "default-src 'self'" in response.headers["content-security-policy"]
         open_page(page, url)
         expect(page.locator("#key-panel")).to_be_hidden()
         page.fill("#paste", REPORT.read_text(encoding="utf-8"))
@@ -302,6 +308,8 @@ def test_chat_tab_keeps_a_thread_and_shows_its_running_summary(server: str, page
     view = httpx.get(f"{server}/v1/threads/{thread_id}", timeout=10).json()
     assert len(view["history"]) == 4
     expect(page.locator("#summary")).to_have_text(view["summary"])
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "web_chat.png"), full_page=True)
 
 
 def test_dropped_pdf_citation_shows_its_page(server: str, page: Page) -> None:
