@@ -13,6 +13,7 @@ Markers in the document text make a chunk misbehave on purpose:
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import threading
 from collections.abc import Sequence
@@ -179,3 +180,19 @@ def _fenced(prompt: str) -> str:
 
 
 _STRUCTURED = {"Route": route_reply, "ChunkReading": reading_reply, "DraftAnswer": draft_reply}
+
+
+class CountingChatModel(FakeChatModel):
+    """A FakeChatModel that appends a line per call to $FAKE_CALL_LOG (for subprocess tests)."""
+
+    def _reply(self, messages: list[BaseMessage], tool_names: list[str] | None) -> ChatResult:
+        log = os.environ.get("FAKE_CALL_LOG")
+        if log:
+            with open(log, "a", encoding="utf-8") as out:
+                out.write("call\n")
+        return super()._reply(messages, tool_names)
+
+
+def counting_model() -> CountingChatModel:
+    """LONGDOC_MODEL_FACTORY=tests.fakes:counting_model runs a CLI or server on the fake."""
+    return CountingChatModel(latency=float(os.environ.get("FAKE_LATENCY", "0")))

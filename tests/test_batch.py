@@ -266,3 +266,44 @@ def test_length_caps_the_summary_and_instructions_are_accepted(tmp_path: Path) -
     assert short.exit_code == 0, short.output
     payload = json.loads(next(out.rglob("*.json")).read_text())
     assert len(payload["summary"].split()) <= 25
+
+
+def test_resumed_batch_makes_model_calls_only_for_unfinished_files(tmp_path: Path) -> None:
+    docs = make_corpus(tmp_path / "docs", 30)
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(REPO),
+        "LONGDOC_MODEL_FACTORY": "tests.fakes:counting_model",
+        "FAKE_LATENCY": "0.02",
+        "LONGDOC_CHUNK_SIZE": "200",
+        "LONGDOC_CHUNK_OVERLAP": "0",
+    }
+
+    def run(out: Path, log: Path, kill_after: int | None = None) -> None:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "pipeline.cli", "summarize", str(docs), "--out", str(out)],
+            cwd=REPO,
+            env={**env, "FAKE_CALL_LOG": str(log)},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        if kill_after is not None:
+            wait_for_outputs(out, kill_after)
+            child.send_signal(signal.SIGKILL)
+        child.wait(timeout=120)
+
+    def calls(log: Path) -> int:
+        return len(log.read_text().splitlines()) if log.exists() else 0
+
+    fresh = tmp_path / "fresh"
+    run(fresh, tmp_path / "fresh.log")
+    per_file = {r["source"]: r["usage"]["calls"] for r in manifest(fresh)}  # type: ignore[index]
+    assert sum(per_file.values()) == calls(tmp_path / "fresh.log")
+
+    out = tmp_path / "out"
+    run(out, tmp_path / "first.log", kill_after=8)
+    finished = {r["source"] for r in manifest(out) if r["status"] == "done"}
+    run(out, tmp_path / "second.log")
+    unfinished = set(per_file) - finished
+    assert calls(tmp_path / "second.log") == sum(per_file[s] for s in unfinished)
+    assert outputs(out) == outputs(fresh)
