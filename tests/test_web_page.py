@@ -260,7 +260,7 @@ def test_unsupported_and_empty_files_show_readable_errors(server: str, page: Pag
 def test_api_key_is_asked_for_kept_in_the_session_and_sent(
     tmp_path: Path, browser: BrowserContext, page: Page
 ) -> None:
-    for url in serve(tmp_path, LONGDOC_API_KEYS="web-test-key"):
+    for url in serve(tmp_path, LONGDOC_API_KEYS="web-test-key", LONGDOC_MAX_QUESTION_CHARS="200"):
         # The page itself needs no key, and may load nothing but this server's files.
         response = httpx.get(url, timeout=10)
         assert response.status_code == 200
@@ -287,6 +287,12 @@ def test_api_key_is_asked_for_kept_in_the_session_and_sent(
         storage = page.evaluate("[sessionStorage.length, localStorage.length]")
         assert storage == [1, 0]
         assert browser.cookies() == []
+
+        # Over a limit is a 413, shown with what to do about it.
+        page.fill("#question", "Who founded it? " * 20)
+        page.click("#ask-button")
+        expect(page.locator("#error")).to_contain_text("Too large")
+        expect(page.locator("#error")).to_contain_text("200")
 
 
 def test_chat_tab_keeps_a_thread_and_shows_its_running_summary(server: str, page: Page) -> None:
