@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Install (if missing) and start a throwaway PostgreSQL on 127.0.0.1:54329 for the tests.
-# Prints the connection URL; `.ci/postgres.sh stop DATA_DIR` stops it again.
+# Install (if missing) and start a throwaway PostgreSQL on a free loopback port for the tests.
+# Prints "URL DATA_DIR"; `.ci/postgres.sh stop DATA_DIR` stops it again.
 set -euo pipefail
 
-PORT=54329
+PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1; }
 
 if [ "${1:-}" = "stop" ]; then
