@@ -186,3 +186,32 @@ async def test_chat_without_a_model_recalls_what_the_user_said() -> None:
 async def test_chat_without_a_model_says_plainly_when_a_model_is_needed() -> None:
     result = await _chat("Write a poem about the sea.", [HumanMessage("My name is Aiko.")])
     assert "without a language model" in result.answer
+
+
+def test_two_sentence_document_answers_through_an_irregular_verb_and_cites_only_the_match() -> None:
+    text = "Gulls cry over the bay. The lighthouse is kept by Marta Lund."
+    result = ask(text, "Who keeps the lighthouse?")
+    assert result.answer == "The lighthouse is kept by Marta Lund."
+    assert [c.quote for c in result.citations] == ["The lighthouse is kept by Marta Lund."]
+
+
+def test_unrelated_neighbour_in_a_tiny_document_is_not_cited() -> None:
+    result = ask("The lighthouse keeper is Marta Lund. Gulls cry.", "Who is the keeper?")
+    assert result.answer == "The lighthouse keeper is Marta Lund."
+    assert [c.quote for c in result.citations] == ["The lighthouse keeper is Marta Lund."]
+
+
+def test_sentence_that_continues_with_a_pronoun_borrows_its_subject() -> None:
+    text = (
+        "The harbour office opened in 1901. Storms closed the pier twice that winter. "
+        "Tesla ran away to the village of Tomingaj in 1874. There, he explored the mountains "
+        "in hunter's garb. Trains reached the town in 1910."
+    )
+    result = ask(text, "What did Tesla do in Tomingaj?")
+    assert "hunter's garb" in " ".join(c.quote for c in result.citations)
+
+
+def test_tiny_document_still_says_not_found_for_an_unrelated_question() -> None:
+    result = ask("The lighthouse keeper is Marta Lund. Gulls cry.", "What is the ferry timetable?")
+    assert result.answer == NOT_FOUND["en"]
+    assert result.citations == []

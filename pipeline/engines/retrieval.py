@@ -14,32 +14,43 @@ from pipeline.engines.terms import TermFinder, query_terms
 
 AnswerType = Literal["date", "number", "person"]
 
-# General parameters, chosen on SQuAD questions held out from the eval set
-# (tests/bench/eval_qa.py --tune); never per question.
+# General parameters, chosen by coordinate ascent on SQuAD questions held out from the
+# evaluated set (tests/bench/eval_qa.py --dev), maximizing top-3 + top-1 / 2; never per question.
 K1 = 0.8
 """BM25 term-frequency saturation: a second occurrence adds (k1+1)/(k1+2) - 1 = 0.29 more."""
 B = 0.5
 """BM25 length normalization (0 = none, 1 = full), lengths measured in characters."""
-CONTEXT_WEIGHT = 0.3
+PRIOR_SENTENCES = 50
+"""Sentences without any question term assumed besides the document's own, in IDF: on a
+2-sentence document a matched term would get idf ln(1 + 1.5/1.5) = 0.69 and a missing one
+1.79, so one missing word would outweigh every matched one; with 50 more they get 3.57 and
+4.66. On a 500-sentence article the prior moves idf by under 0.1."""
+CONTEXT_WEIGHT = 0.2
 """Share of each neighbouring sentence's score a sentence borrows: questions often name the
 subject in one sentence and ask about a fact stated in the next."""
-TYPE_BOOST = 0.25
-"""Score bonus (x1.25) for a sentence holding what the question asks for (a year for 'when')
+ANAPHOR_CONTEXT = 0.6
+"""Share of the previous sentence's score (and terms, for coverage) a sentence opening with
+a pronoun borrows: in "Tesla ran away to Tomingaj. There, he explored the mountains." the
+second sentence is about Tomingaj though it never names it."""
+TYPE_BOOST = 0.5
+"""Score bonus (x1.5) for a sentence holding what the question asks for (a year for 'when')
 that the question itself does not contain."""
 HEADING_WEIGHT = 0.5
+"""Headings name topics; they rarely state the answer, so they count half."""
 COVERAGE_IDF_POWER = 2
-"""Coverage weighs terms by idf squared: a question's rare terms carry its focus, so a
-sentence matching only the document's common topic words ("Corvid", "station") covers
-little of a question about something the document never mentions."""
+"""Ranking coverage weighs terms by idf squared: a question's rare terms carry its focus."""
 HEADING_CONTEXT = 0.5
 """Share of its section heading's score a sentence borrows (see _nearest_headings)."""
-PARAGRAPH_WEIGHT = 0.3
+PARAGRAPH_WEIGHT = 0.15
 """Share of its paragraph's BM25 a sentence adds to its own (see _paragraph_scores)."""
-COVERAGE_POWER = 1.0
+COVERAGE_POWER = 0.3
 """Scores are multiplied by coverage**this: of two sentences with equal BM25, the one
-matching more of the question's distinct terms wins."""
+matching more of the question's distinct terms wins (0.3: a tie-breaker, not a filter)."""
+_ANAPHOR = re.compile(
+    r"(?:he|she|it|they|this|these|that|those|there|his|her|its|their|such|the latter)\b",
+    re.IGNORECASE,
+)
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
-"""Headings name topics; they rarely state the answer, so they count half."""
 
 _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern[str]]] = [
     (
@@ -118,7 +129,8 @@ def build_query(question: str, texts: list[str]) -> Query:
     """IDF of the question's terms over all sentences of `texts`, and their mean length.
 
     Sentences are the BM25 "documents": a term in 3 of 1,000 sentences gets
-    idf = ln(1 + (1000 - 3 + 0.5) / (3 + 0.5)) = 5.66; one in 500 of them 0.69.
+    idf = ln(1 + (1000 - 3 + 0.5) / (3 + 0.5)) = 5.66; one in 500 of them 0.69
+    (plus PRIOR_SENTENCES).
     """
     terms = query_terms(content_question(question))
     finder = TermFinder(terms)
@@ -133,9 +145,10 @@ def build_query(question: str, texts: list[str]) -> Query:
         df.update(
             term for _, term in {(bisect.bisect_right(ends, p), t) for p, t in finder.find(text)}
         )
-    n = max(sentences, 1)
+    n = sentences + PRIOR_SENTENCES
+
     idf = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in terms}
-    return Query(question, idf, length / n if sentences else 1.0, answer_type(question))
+    return Query(question, idf, length / sentences if sentences else 1.0, answer_type(question))
 
 
 @dataclass(frozen=True)
@@ -146,7 +159,10 @@ class Hit:
     end: int
     score: float
     coverage: float
-    """Share of the question's idf-squared mass found here (neighbours count CONTEXT_WEIGHT)."""
+    """Share of the question's idf mass found in this sentence, its neighbours and heading:
+    how well the passage around it matches, for the not-found threshold. Plain idf (not
+    squared) over the 3-sentence window separates real questions from questions asked of
+    the wrong document best (see extractive.relevance)."""
 
 
 def score_sentences(text: str, query: Query) -> list[Hit]:
@@ -167,34 +183,38 @@ def score_sentences(text: str, query: Query) -> list[Hit]:
         base[sid] = sum(query.idf[t] * c * (K1 + 1) / (c + norm) for t, c in tf.items())
     weight = {t: v**COVERAGE_IDF_POWER for t, v in query.idf.items()}
     total_weight = sum(weight.values()) or 1.0
+    total_idf = sum(query.idf.values()) or 1.0
     paragraph = _paragraph_scores(text, spans, counts, query)
     heading = _nearest_headings(text, spans)
     candidates = {i for sid in counts for i in (sid - 1, sid, sid + 1) if 0 <= i < len(spans)}
     candidates |= {sid for sid, h in enumerate(heading) if h in counts}
     hits: list[Hit] = []
     for sid in sorted(candidates):
-        own = set(counts.get(sid, ()))
-        near: set[str] = set()
+        own = counts.get(sid, Counter())
+        start, end = spans[sid]
+        sentence = text[start:end]
+        previous = ANAPHOR_CONTEXT if _ANAPHOR.match(sentence) else CONTEXT_WEIGHT
+        near: dict[str, float] = {}  # terms found only next door, at the share borrowed
         context = PARAGRAPH_WEIGHT * paragraph[sid]
         for other, share in (
-            (sid - 1, CONTEXT_WEIGHT),
+            (sid - 1, previous),
             (sid + 1, CONTEXT_WEIGHT),
             (heading[sid], HEADING_CONTEXT),
         ):
             if other in counts and other != sid:
-                near |= set(counts[other])
                 context += share * base[other]
-        near -= own
-        coverage = (
-            sum(weight[t] for t in own) + CONTEXT_WEIGHT * sum(weight[t] for t in near)
+                for term in counts[other]:
+                    if term not in own:
+                        near[term] = max(near.get(term, 0.0), share)
+        ranking = (
+            sum(weight[t] for t in own) + sum(weight[t] * s for t, s in near.items())
         ) / total_weight
-        score = (base.get(sid, 0.0) + context) * coverage**COVERAGE_POWER
-        start, end = spans[sid]
-        sentence = text[start:end]
+        score = (base.get(sid, 0.0) + context) * ranking**COVERAGE_POWER
         if is_heading(sentence):
             score *= HEADING_WEIGHT
         elif query.kind and _has_answer_type(sentence, query):
             score *= 1 + TYPE_BOOST
+        coverage = (sum(query.idf[t] for t in own) + sum(query.idf[t] for t in near)) / total_idf
         hits.append(Hit(start, end, score, coverage))
     return hits
 

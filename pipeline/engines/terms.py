@@ -35,6 +35,35 @@ _CJK_STOP_BIGRAMS = frozenset(w for w in (*STOPWORDS_CHINESE, *STOPWORDS_KOREAN)
     "얼마",
 }
 
+# Light lemmatization: irregular forms a suffix stemmer cannot join to their base word
+# ('kept' -> 'keep', 'men' -> 'man'), so "Who keeps the lighthouse?" finds "is kept by".
+# Forms that are also common words of another meaning ('found', 'left', 'lay', 'bound',
+# 'ground', 'rose', 'bore', 'lie', 'wound') are left out: a wrong join costs more than a miss.
+_IRREGULAR_TABLE = """
+arise arose arisen|awake awoke awoken|beat beaten|become became|begin began begun|bend bent
+bleed bled|blow blew blown|break broke broken|breed bred|bring brought|build built|burn burnt
+buy bought|catch caught|choose chose chosen|cling clung|come came|creep crept|deal dealt
+dig dug|draw drew drawn|drink drank drunk|drive drove driven|eat ate eaten|fall fell fallen
+feed fed|feel felt|fight fought|flee fled|fly flew flown|forbid forbade forbidden
+forget forgot forgotten|forgive forgave forgiven|freeze froze frozen|get got gotten
+give gave given|go went gone|grow grew grown|hang hung|hear heard|hide hid hidden|hold held
+keep kept|kneel knelt|know knew known|lead led|leap leapt|lend lent|lose lost|make made
+mean meant|meet met|pay paid|ride rode ridden|ring rang rung|rise risen|run ran|say said
+see saw seen|seek sought|sell sold|send sent|shake shook shaken|shine shone|shoot shot
+show shown|shrink shrank shrunk|sing sang sung|sink sank sunk|sit sat|sleep slept|slide slid
+speak spoke spoken|spend spent|spin spun|spring sprang sprung|stand stood|steal stole stolen
+stick stuck|sting stung|strike struck stricken|strive strove striven|swear swore sworn
+sweep swept|swim swam swum|swing swung|take took taken|teach taught|tear tore torn|tell told
+think thought|throw threw thrown|understand understood|wake woke woken|wear wore worn
+weave wove woven|weep wept|win won|write wrote written|withdraw withdrew withdrawn
+man men|woman women|child children|foot feet|tooth teeth|mouse mice|goose geese
+"""
+_IRREGULAR = {
+    form: group.split()[0]
+    for group in _IRREGULAR_TABLE.replace("\n", "|").split("|")
+    for form in group.split()[1:]
+}
+
 _local = threading.local()
 
 
@@ -47,9 +76,18 @@ def _stemmer() -> Stemmer.Stemmer:
 
 
 def stem(word: str) -> str:
-    """The English stem of a lowercase word: 'played' -> 'play', 'happiness' -> 'happi'."""
-    result: str = _stemmer().stemWord(word)
+    """English stem of a lowercase word: 'played' -> 'play', 'kept' -> 'keep'."""
+    result: str = _stemmer().stemWord(_IRREGULAR.get(word, word))
     return result
+
+
+@lru_cache(maxsize=1)
+def _irregular_forms() -> dict[str, tuple[str, ...]]:
+    """Stem -> the irregular forms that stem to it: 'keep' -> ('kept',)."""
+    forms: dict[str, list[str]] = {}
+    for form, base in _IRREGULAR.items():
+        forms.setdefault(stem(base), []).append(form)
+    return {key: tuple(value) for key, value in forms.items()}
 
 
 def is_cjk_term(term: str) -> bool:
@@ -132,7 +170,14 @@ def _word_pattern(words: tuple[str, ...]) -> re.Pattern[str] | None:
         return None
     # Porter stems can end differently from the word ('happy' -> 'happi'), so one
     # letter is dropped from stems of 4+ letters before matching as a prefix.
-    prefixes = sorted({w[:-1] if len(w) >= 4 else w for w in words}, key=len, reverse=True)
+    # Irregular forms ('kept' for 'keep') do not share the prefix, so they are added whole.
+    irregular = _irregular_forms()
+    prefixes = sorted(
+        {w[:-1] if len(w) >= 4 else w for w in words}
+        | {form for w in words for form in irregular.get(w, ())},
+        key=len,
+        reverse=True,
+    )
     alternation = "|".join(map(re.escape, prefixes))
     return re.compile(rf"(?<!{_WORD_CHAR})(?:{alternation}){_WORD_CHAR}*", re.IGNORECASE)
 
