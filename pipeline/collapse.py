@@ -102,6 +102,7 @@ async def collapse(
             "reduce",
             round=round_number,
             groups=len(groups),
+            merges=sum(len(group) > 1 for group in groups),
             notes=len(notes),
             tokens=total_tokens(notes),
         )

@@ -61,7 +61,7 @@ async def timed_batch(
         if event["event"] == "split":
             info["chunks"] = event["chunks"]
         elif event["event"] == "reduce":
-            info["rounds"].append(event["groups"])
+            info["rounds"].append(event["merges"])
 
     started = time.perf_counter()
     outcomes = await run_batch(

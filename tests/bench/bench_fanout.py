@@ -81,7 +81,7 @@ async def run_once(task: str, text: str, concurrency: int, latency: float) -> di
         if mode == "custom" and chunk["event"] == "split":
             chunks = chunk["chunks"]
         if mode == "custom" and chunk["event"] == "reduce":
-            rounds.append(chunk["groups"])
+            rounds.append(chunk["merges"])  # one-note groups pass through without a call
         if mode == "values" and "usage" in chunk:
             usage = chunk["usage"]
     wall = time.perf_counter() - started
