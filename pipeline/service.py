@@ -12,7 +12,9 @@ from pipeline.config import Settings
 from pipeline.documents import Documents, load_documents
 from pipeline.graph import build_graph
 from pipeline.schemas import AskResult, DocumentText, SummaryResult
-from pipeline.state import SourceDocument
+from pipeline.state import OutputState, SourceDocument
+
+OUTPUT_KEYS = frozenset(OutputState.__annotations__)
 
 
 def ask_input(documents: Documents, question: str, settings: Settings) -> dict[str, Any]:
@@ -145,8 +147,9 @@ async def stream_events(
             yield cast(dict[str, Any], chunk)
         else:
             output = cast(dict[str, Any], chunk)
-    # The values stream is the whole state, input documents included: drop or reshape them.
-    output = {key: value for key, value in output.items() if key != "documents"}
+    # The values stream is the whole state (chunks, findings, input documents): keep only
+    # what a run returns, as `ainvoke` would.
+    output = {key: value for key, value in output.items() if key in OUTPUT_KEYS}
     if include_documents:
         output["documents"] = document_texts(state["documents"])
     yield {"event": "result", "output": output}
