@@ -11,6 +11,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 
 from pipeline import AskResult, Settings, ask, build_graph, summarize
 from pipeline.engines.summary import count_words
+from pipeline.engines.terms import related, stem
 from pipeline.prompts import NOT_FOUND
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_docs"
@@ -215,3 +216,52 @@ def test_tiny_document_still_says_not_found_for_an_unrelated_question() -> None:
     result = ask("The lighthouse keeper is Marta Lund. Gulls cry.", "What is the ferry timetable?")
     assert result.answer == NOT_FOUND["en"]
     assert result.citations == []
+
+
+def test_question_naming_a_country_finds_the_sentence_with_its_adjective() -> None:
+    text = (
+        "Dutch engineers built a weir on the river in 1750. "
+        "German engineers built a weir on the river in 1790."
+    )
+    result = ask(text, "When did engineers from Germany build a weir on the river?")
+    assert result.citations[0].quote == "German engineers built a weir on the river in 1790."
+
+
+def test_word_families_join_only_stems_that_start_each_other() -> None:
+    assert related(stem("germany"), stem("german"))
+    assert related(stem("religious"), stem("religion"))
+    assert not related(stem("construction"), stem("constitution"))
+    assert not related(stem("complete"), stem("complexity"))
+    assert not related(stem("art"), stem("artist"))  # too short to tell a family
+
+
+@pytest.mark.parametrize(
+    ("text", "question", "answer"),
+    [
+        (
+            "The old bridge was built slowly. The old bridge was built in Prague.",
+            "Where was the old bridge built?",
+            "The old bridge was built in Prague.",
+        ),
+        (
+            "The pier was closed all winter. The pier was closed because storms broke it.",
+            "Why was the pier closed?",
+            "The pier was closed because storms broke it.",
+        ),
+        (
+            "The castle towers lean. The castle has seven towers in all.",
+            "How many towers does the castle have?",
+            "The castle has seven towers in all.",
+        ),
+        (
+            "The abbey was founded by monks. The abbey was founded in the 12th century.",
+            "When was the abbey founded?",
+            "The abbey was founded in the 12th century.",
+        ),
+    ],
+    ids=["place", "reason", "number-word", "century"],
+)
+def test_sentence_holding_the_kind_of_answer_asked_for_comes_first(
+    text: str, question: str, answer: str
+) -> None:
+    assert ask(text, question).citations[0].quote == answer
