@@ -227,6 +227,15 @@ def test_question_naming_a_country_finds_the_sentence_with_its_adjective() -> No
     assert result.citations[0].quote == "German engineers built a weir on the river in 1790."
 
 
+def test_question_with_an_ordinal_word_finds_the_ordinal_written_in_digits() -> None:
+    text = (
+        "Harbour Lights was voted the greatest show. "
+        "Tide Tables was voted the 3rd greatest show of the whole long decade."
+    )
+    result = ask(text, "Which show was voted the third greatest?")
+    assert result.citations[0].quote.startswith("Tide Tables")
+
+
 def test_word_families_join_only_stems_that_start_each_other() -> None:
     assert related(stem("germany"), stem("german"))
     assert related(stem("religious"), stem("religion"))

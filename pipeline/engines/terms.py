@@ -39,6 +39,7 @@ _CJK_STOP_BIGRAMS = frozenset(w for w in (*STOPWORDS_CHINESE, *STOPWORDS_KOREAN)
 # ('kept' -> 'keep', 'men' -> 'man'), so "Who keeps the lighthouse?" finds "is kept by".
 # Forms that are also common words of another meaning ('found', 'left', 'lay', 'bound',
 # 'ground', 'rose', 'bore', 'lie', 'wound') are left out: a wrong join costs more than a miss.
+# Ordinals written in digits join their words: "the 3rd greatest show" answers "third".
 _IRREGULAR_TABLE = """
 arise arose arisen|awake awoke awoken|beat beaten|become became|begin began begun|bend bent
 bleed bled|blow blew blown|break broke broken|breed bred|bring brought|build built|burn burnt
@@ -56,6 +57,8 @@ stick stuck|sting stung|strike struck stricken|strive strove striven|swear swore
 sweep swept|swim swam swum|swing swung|take took taken|teach taught|tear tore torn|tell told
 think thought|throw threw thrown|understand understood|wake woke woken|wear wore worn
 weave wove woven|weep wept|win won|write wrote written|withdraw withdrew withdrawn
+first 1st|second 2nd|third 3rd|fourth 4th|fifth 5th|sixth 6th|seventh 7th|eighth 8th
+ninth 9th|tenth 10th
 man men|woman women|child children|foot feet|tooth teeth|mouse mice|goose geese
 """
 _IRREGULAR = {
