@@ -17,7 +17,6 @@ from typing import Any, Literal
 from langchain_core.language_models import BaseChatModel
 
 from pipeline.config import Settings
-from pipeline.documents import load_documents
 from pipeline.errors import InputError, LongdocError
 from pipeline.schemas import SummaryResult, Usage
 from pipeline.service import stream_events, summarize_input
@@ -276,8 +275,9 @@ async def _summarize_one(
         if not options.force and is_current(item.output, stamp):
             outcome = FileOutcome(item.source, item.output, "skipped")
         else:
-            documents = await asyncio.to_thread(load_documents, item.source, settings)
-            state = summarize_input(documents, settings, options.instructions, options.words)
+            state = await asyncio.to_thread(
+                summarize_input, item.source, settings, options.instructions, options.words
+            )
             result: SummaryResult | None = None
             async for event in stream_events(state, model=model, settings=settings):
                 if event["event"] == "result":

@@ -13,6 +13,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import empty_checkpoint
 
 from pipeline.checkpoint import Saver, open_checkpointer
 from pipeline.config import Settings
@@ -41,7 +42,7 @@ async def acreate_thread(
     async with _store(settings, checkpointer) as saver:
         await saver.aput(
             _config(thread_id),
-            _empty_checkpoint(),
+            empty_checkpoint(),
             {"source": "input", "step": -1, "parents": {}},
             {},
         )
@@ -183,12 +184,6 @@ def _check_id(thread_id: str) -> None:
 
 def _config(thread_id: str) -> RunnableConfig:
     return {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
-
-
-def _empty_checkpoint() -> Any:
-    from langgraph.checkpoint.base import empty_checkpoint
-
-    return empty_checkpoint()
 
 
 def _view(message: BaseMessage) -> ThreadMessage:
