@@ -51,6 +51,11 @@ def load_documents(documents: Documents, settings: Settings) -> list[SourceDocum
     return loaded
 
 
+def strip_unusable(text: str) -> str:
+    """Lone surrogates and control characters removed (for extracted text we cannot refuse)."""
+    return _CONTROL.sub("", _SURROGATE.sub("", text))
+
+
 def clean_text(text: str, where: str) -> str:
     """Text fit for a model: lone surrogates refused, NULs and control characters removed."""
     # ASCII text cannot hold a surrogate; skipping that scan halves the cost on 10 MB.

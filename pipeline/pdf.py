@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 from pathlib import Path
 
 from pipeline.config import Settings
+from pipeline.documents import strip_unusable
 from pipeline.errors import InputError, TooLargeError
 
 _WORKER = Path(__file__).with_name("pdf_worker.py")
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 PAGE_BREAK = "\n\n"
 
 
@@ -80,7 +78,7 @@ def _pages_to_text(
     for page in pages:
         # Clean per page, before offsets are taken, so page_starts stay exact; a PDF's
         # broken text encoding is not the caller's fault, so surrogates are dropped here.
-        clean = _CONTROL.sub("", _SURROGATE.sub("", str(page)))
+        clean = strip_unusable(str(page))
         page_starts.append(offset)
         text_parts.append(clean)
         offset += len(clean) + len(PAGE_BREAK)

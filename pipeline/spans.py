@@ -28,12 +28,17 @@ def locate(quote: str, chunk: Chunk, score: float = 0.0) -> Evidence | None:
         if match is None:
             return None
         start, end = match.span()
+    return evidence_at(chunk, start, end, score)
+
+
+def evidence_at(chunk: Chunk, start: int, end: int, score: float = 0.0) -> Evidence:
+    """Evidence for chunk-local offsets, placed at absolute document offsets."""
     return Evidence(
         document=chunk["document"],
         chunk=chunk["id"],
         start=chunk["start"] + start,
         end=chunk["start"] + end,
-        quote=text[start:end],
+        quote=chunk["text"][start:end],
         score=score,
     )
 

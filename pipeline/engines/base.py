@@ -14,6 +14,9 @@ from pipeline.usage import Meter
 class Engine(Protocol):
     """Nodes call only these methods, so every graph test runs on either engine."""
 
+    chunk_size: int | None
+    """Chunk size in tokens this engine reads best at; None means Settings.chunk_size."""
+
     async def route(self, question: str, documents: list[SourceDocument], meter: Meter) -> Route:
         """Decide chat or document mode for a request that has documents attached."""
         ...

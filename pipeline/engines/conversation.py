@@ -56,8 +56,8 @@ def recall(history: list[BaseMessage], question: str, min_coverage: float) -> st
     Questions asked earlier are not answers, so sentences ending in '?' are skipped.
     """
     canned = {NEEDS_MODEL, *REPLIES.values()}
-    history = [m for m in history if _text(m) not in canned]
-    texts = [_text(m) for m in history]
+    history = [m for m in history if m.text not in canned]
+    texts = [str(m.text) for m in history]
     query = build_query(question, texts)
     best: tuple[float, str, BaseMessage] | None = None
     for message, text in zip(history, texts, strict=True):
@@ -71,7 +71,3 @@ def recall(history: list[BaseMessage], question: str, min_coverage: float) -> st
         return None
     speaker = "I said" if isinstance(best[2], AIMessage) else "You said"
     return f'{speaker}: "{best[1]}"'
-
-
-def _text(message: BaseMessage) -> str:
-    return message.text

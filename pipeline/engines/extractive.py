@@ -12,6 +12,7 @@ from pipeline.engines import conversation, summary
 from pipeline.engines.memory_notes import remembered_sentences
 from pipeline.engines.retrieval import Query, build_query, score_sentences
 from pipeline.schemas import Draft, Evidence, Finding, Route, Task
+from pipeline.spans import evidence_at
 from pipeline.state import Chunk, ChunkTask, SourceDocument
 from pipeline.usage import Meter
 
@@ -30,11 +31,11 @@ class ExtractiveEngine:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         # Reading a chunk costs microseconds here, so big chunks only cut per-task overhead.
-        self.chunk_size = settings.extractive_chunk_size
+        self.chunk_size: int | None = settings.extractive_chunk_size
         self._cited = max(settings.evidence_sentences, settings.answer_sentences)
 
     async def route(self, question: str, documents: list[SourceDocument], meter: Meter) -> Route:
-        kind = conversational(question)
+        kind = conversation.small_talk(question)
         if kind is not None:
             return Route(mode="chat", reason=f"the message is small talk ({kind})")
         return Route(mode="document", reason="a document is attached and the message asks about it")
@@ -61,7 +62,7 @@ class ExtractiveEngine:
         hits = score_sentences(chunk["text"], query)
         best = sorted(hits, key=lambda h: -h.score)[: self._cited]
         coverage = max((h.coverage for h in hits), default=0.0)
-        evidence = [_evidence(chunk, h.start, h.end, h.score) for h in best]
+        evidence = [evidence_at(chunk, h.start, h.end, h.score) for h in best]
         return Finding(
             chunk=chunk["id"],
             chunks=[chunk["id"]],
@@ -143,7 +144,7 @@ class ExtractiveEngine:
             return conversation.REPLIES["greeting"]
         *history, last = messages
         question = last.text
-        kind = conversational(question)
+        kind = conversation.small_talk(question)
         if kind is not None:
             return conversation.REPLIES[kind]
         least = min_coverage(self.settings.min_relevance)
@@ -156,7 +157,7 @@ class ExtractiveEngine:
             chunks=[chunk["id"]],
             relevance=10 if kept else 0,
             answer="what the user said, their own facts first" if kept else "no information",
-            evidence=[_evidence(chunk, c.start, c.end, c.score) for c in kept],
+            evidence=[evidence_at(chunk, c.start, c.end, c.score) for c in kept],
             confidence=5 if kept else 0,
         )
 
@@ -167,7 +168,7 @@ class ExtractiveEngine:
             chunks=[chunk["id"]],
             relevance=10 if candidates else 0,
             answer="the chunk's most central sentences" if candidates else "no information",
-            evidence=[_evidence(chunk, c.start, c.end, c.score) for c in candidates],
+            evidence=[evidence_at(chunk, c.start, c.end, c.score) for c in candidates],
             rationale=f"{len(candidates)} most central sentences",
             confidence=5 if candidates else 0,
         )
@@ -187,23 +188,6 @@ def relevance(coverage: float) -> int:
 def min_coverage(min_relevance: int) -> float:
     """The least coverage `relevance` rates at `min_relevance`: 2 -> 0.32."""
     return 0.2 + 0.8 * max(0.0, min_relevance - 0.5) / 10
-
-
-def conversational(text: str) -> str | None:
-    """The kind of small talk `text` is ('thanks', 'greeting', ...), or None for a request."""
-    return conversation.small_talk(text)
-
-
-def _evidence(chunk: Chunk, start: int, end: int, score: float) -> Evidence:
-    """Evidence at absolute document offsets: the chunk's start plus the local offset."""
-    return Evidence(
-        document=chunk["document"],
-        chunk=chunk["id"],
-        start=chunk["start"] + start,
-        end=chunk["start"] + end,
-        quote=chunk["text"][start:end],
-        score=score,
-    )
 
 
 def _distinct(evidence: Iterable[Evidence]) -> list[Evidence]:

@@ -44,6 +44,7 @@ class LLMEngine:
         reduce_model: BaseChatModel | None = None,
     ) -> None:
         self.model = model
+        self.chunk_size: int | None = None  # a model's context: Settings.chunk_size decides
         self.reduce_model = reduce_model or model
         self.settings = settings
         self._method: dict[str, Any] = {"method": structured_method} if structured_method else {}

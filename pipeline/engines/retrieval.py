@@ -205,8 +205,7 @@ def score_sentences(text: str, query: Query) -> list[Hit]:
     ends = [end for _, end in spans]
     counts: dict[int, dict[str, float]] = {}
     matches = [(p, t, 1.0) for p, t in query.finder.find(text)]
-    if SOFT_WEIGHT:
-        matches += [(p, t, SOFT_WEIGHT) for p, t in query.soft.find(text)]
+    matches += [(p, t, SOFT_WEIGHT) for p, t in query.soft.find(text)]
     for position, term, count in matches:
         sid = bisect.bisect_right(ends, position)
         if sid < len(spans):

@@ -51,34 +51,34 @@ def central_sentences(text: str) -> list[Candidate]:
     A chunk of 40 sentences offers its 8 best, so even a 250-word summary of a
     one-chunk document has more candidates (~8 x 25 words) than it can use.
     """
-    every = sentence_spans(text)
-    spans = [(s, e) for s, e in every if _is_prose(text[s:e])]
-    if not spans:
-        spans = every[:1]  # a one-line text still gets its summary
-    if not spans:
+    every = [(s, e, tokens(text[s:e])) for s, e in sentence_spans(text)]  # stem once
+    kept = [(s, e, terms) for s, e, terms in every if _is_prose(text[s:e], terms)]
+    if not kept:
+        kept = every[:1]  # a one-line text still gets its summary
+    if not kept:
         return []
-    scores = lexrank([tokens(text[s:e]) for s, e in spans])
+    spans = [(s, e) for s, e, _ in kept]
+    scores = lexrank(tfidf_matrix([terms for _, _, terms in kept]))
     keep = max(3, math.ceil(len(spans) / 5))
     best = sorted(range(len(spans)), key=lambda i: -scores[i])[:keep]
     return [Candidate(spans[i][0], spans[i][1], float(scores[i])) for i in sorted(best)]
 
 
-def _is_prose(sentence: str) -> bool:
+def _is_prose(sentence: str, terms: list[str]) -> bool:
     """A full sentence: not a heading, a label or a table row, and long enough to say something."""
     return (
         not is_heading(sentence)
         and not sentence.startswith("|")
         and _CLOSED.search(sentence) is not None
-        and len(tokens(sentence)) >= MIN_TERMS
+        and len(terms) >= MIN_TERMS
     )
 
 
-def lexrank(sentences: list[list[str]]) -> np.ndarray:
-    """Continuous LexRank: stationary scores of the TF-IDF cosine-similarity graph, mean 1.0."""
-    n = len(sentences)
+def lexrank(matrix: np.ndarray) -> np.ndarray:
+    """Continuous LexRank over TF-IDF rows (see tfidf_matrix): stationary scores, mean 1.0."""
+    n = matrix.shape[0]
     if n <= 2:
         return np.ones(n)
-    matrix = tfidf_matrix(sentences)
     similarity = matrix @ matrix.T
     np.fill_diagonal(similarity, 0.0)
     rows = similarity.sum(axis=1, keepdims=True)
@@ -121,13 +121,12 @@ def select(
     Sentences that would overflow the budget are skipped in favour of shorter ones,
     so a 250-word budget fills to ~240 rather than stopping at the first long sentence.
     """
-    terms = [tokens(t) for t in texts]
-    global_scores = lexrank(terms)
+    vectors = tfidf_matrix([tokens(t) for t in texts])  # built once: ranking and dedup
+    global_scores = lexrank(vectors)
     local_array = np.asarray(local, dtype=float)
     if local_array.mean() > 0:
         local_array = local_array / local_array.mean()
     final = local_share * local_array + (1 - local_share) * global_scores
-    vectors = tfidf_matrix(terms)
     picked: list[int] = []
     used = 0
     for index in sorted(range(len(texts)), key=lambda i: -final[i]):

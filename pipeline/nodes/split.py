@@ -19,10 +19,9 @@ def make_split(engine: Engine, settings: Settings) -> NodeFn:
     # Sync on purpose: splitting and indexing are CPU work with no awaits, and LangGraph
     # runs a sync node on a worker thread, so a 10 MB split does not stall the event loop.
     def split(state: State) -> dict[str, Any]:
-        # An engine may name the chunk size it reads best at (the extractive engine reads
-        # a chunk in microseconds, so it wants few large ones); models use chunk_size.
-        preferred: int | None = getattr(engine, "chunk_size", None)
-        chunks = split_documents(state["documents"], settings, preferred)
+        # The extractive engine reads a chunk in microseconds, so it names a larger
+        # chunk size than a model's; LLMEngine leaves it to Settings.chunk_size.
+        chunks = split_documents(state["documents"], settings, engine.chunk_size)
         task = state.get("task", "ask")
         emit("split", chunks=len(chunks))
         return {
