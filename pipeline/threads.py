@@ -15,7 +15,7 @@ from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import empty_checkpoint
 
-from pipeline.checkpoint import Saver, open_checkpointer
+from pipeline.checkpoint import Saver, open_checkpointer, thread_lock
 from pipeline.config import Settings
 from pipeline.documents import Documents, clean_text, load_documents
 from pipeline.errors import InputError, NotFoundError
@@ -26,11 +26,13 @@ from pipeline.schemas import ChatResult, ThreadMessage, ThreadView
 _THREAD_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
 _ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool"}
 
-# One turn at a time per thread within a process: two interleaved turns would both
-# read the same history and the second write would drop the first's messages.
-_turn_locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Lock]] = (
-    weakref.WeakKeyDictionary()
-)
+# One turn at a time per thread: two interleaved turns would both read the same history
+# and the second write would drop the first's messages. Tasks of this process queue on
+# an asyncio lock (dropped once nobody holds or awaits it); other processes and
+# replicas on checkpoint.thread_lock.
+_turn_locks: weakref.WeakKeyDictionary[
+    asyncio.AbstractEventLoop, weakref.WeakValueDictionary[str, asyncio.Lock]
+] = weakref.WeakKeyDictionary()
 
 
 async def acreate_thread(
@@ -69,7 +71,11 @@ async def achat(
     if not isinstance(message, str) or not message.strip():
         raise InputError("the message is empty", hint="Send a message with words in it.")
     message = clean_text(message.strip(), "the message")
-    async with _turn_lock(thread_id), _store(settings, checkpointer) as saver:
+    async with (
+        _turn_lock(thread_id),
+        thread_lock(settings, thread_id),
+        _store(settings, checkpointer) as saver,
+    ):
         # The graph (and so the model config) first: a bad setting is reported before
         # any document is read.
         graph = build_graph(model, settings, checkpointer=saver)
@@ -162,8 +168,11 @@ async def _store(settings: Settings, checkpointer: Saver | None) -> AsyncIterato
 
 
 def _turn_lock(thread_id: str) -> asyncio.Lock:
-    locks = _turn_locks.setdefault(asyncio.get_running_loop(), {})
-    return locks.setdefault(thread_id, asyncio.Lock())
+    locks = _turn_locks.setdefault(asyncio.get_running_loop(), weakref.WeakValueDictionary())
+    lock = locks.get(thread_id)
+    if lock is None:
+        lock = locks[thread_id] = asyncio.Lock()
+    return lock
 
 
 async def _values(saver: Saver, thread_id: str) -> dict[str, Any]:

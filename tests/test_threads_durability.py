@@ -84,3 +84,46 @@ def test_turn_killed_midway_leaves_earlier_turns_intact(tmp_path: Path) -> None:
     view = get_thread("t-midway", settings=Settings(data_dir=data))
     assert [m.content for m in view.history if m.role == "user"] == ["first fact"]
     assert len(view.history) == 2
+
+
+def _stores(tmp_path: Path) -> list[dict[str, str]]:
+    stores = [{"LONGDOC_DATA_DIR": str(tmp_path / "data")}]
+    if os.environ.get("TEST_POSTGRES_URL"):
+        stores.append({**stores[0], "LONGDOC_CHECKPOINT_URL": os.environ["TEST_POSTGRES_URL"]})
+    return stores
+
+
+TALKER = """
+import asyncio, sys
+from pipeline import Settings, achat
+from tests.fakes import FakeChatModel
+
+async def main() -> None:
+    model = FakeChatModel(latency=0.05)
+    for i in range(4):
+        await achat(sys.argv[1], f"{sys.argv[2]} {i}", model=model, settings=Settings())
+
+asyncio.run(main())
+"""
+
+
+def test_turns_from_two_processes_on_one_thread_never_interleave(tmp_path: Path) -> None:
+    """Two `longdoc serve` workers share a thread: their turns queue, none is lost."""
+    for number, store in enumerate(_stores(tmp_path)):
+        thread = f"shared-{number}"
+        env = {**os.environ, "PYTHONPATH": str(REPO), **store}
+        workers = [
+            subprocess.Popen([sys.executable, "-c", TALKER, thread, name], cwd=REPO, env=env)
+            for name in ("north", "south")
+        ]
+        assert [w.wait(timeout=60) for w in workers] == [0, 0]
+        settings = Settings(
+            data_dir=Path(store["LONGDOC_DATA_DIR"]),
+            checkpoint_url=store.get("LONGDOC_CHECKPOINT_URL"),
+        )
+        history = get_thread(thread, settings=settings).history
+        assert len(history) == 16, "every turn of both processes is kept"
+        for user, reply in zip(history[::2], history[1::2], strict=True):
+            assert user.role == "user"
+            assert reply.role == "assistant"
+            assert reply.content == f"You said: {user.content}", "each reply follows its turn"
