@@ -50,6 +50,7 @@ class UnauthorizedError(errors.LongdocError):
 
 # Most specific first: the first isinstance match wins.
 STATUS: list[tuple[type[errors.LongdocError], int]] = [
+    (errors.StorageError, 503),
     (UnauthorizedError, 401),
     (BusyError, 429),
     (errors.UnsupportedTypeError, 415),
@@ -60,9 +61,6 @@ STATUS: list[tuple[type[errors.LongdocError], int]] = [
     (errors.ModelError, 502),
     (errors.ConfigError, 500),
 ]
-_storage = getattr(errors, "StorageError", None)
-if _storage is not None:  # the thread store's error, when the threads feature is present
-    STATUS.insert(0, (_storage, 503))
 
 _HTTP_CODES = {
     404: ("not_found", "Check the URL; the API lives under /v1 (see /docs)."),

@@ -9,8 +9,8 @@ import pytest
 
 from pipeline import InputError, Settings, TooLargeError, UnsupportedTypeError, ask
 from pipeline.documents import from_bytes, load_documents, sniff_type
+from tests.api_fixtures import html_page, pdf_bytes
 from tests.fakes import FakeChatModel
-from tests.test_api_helpers import html_page, pdf_bytes
 
 
 def test_pdf_text_keeps_page_starts_that_point_at_each_page() -> None:

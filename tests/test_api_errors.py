@@ -11,8 +11,8 @@ import pytest
 
 from api import create_app
 from pipeline import Settings
+from tests.api_fixtures import encrypted_pdf_bytes, pdf_bytes
 from tests.fakes import FakeChatModel
-from tests.test_api_helpers import encrypted_pdf_bytes, pdf_bytes
 from tests.test_api_routes import QUESTION, REPORT, assert_error, client_for
 
 

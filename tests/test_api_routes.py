@@ -11,8 +11,8 @@ import pytest
 
 from api import create_app
 from pipeline import Settings
+from tests.api_fixtures import html_page, pdf_bytes
 from tests.fakes import FakeChatModel
-from tests.test_api_helpers import html_page, pdf_bytes
 
 REPORT = (
     "Acme Shipping was founded by Ada Lovelace in Bergen in 1987. "
@@ -157,7 +157,9 @@ async def test_injected_instructions_in_a_document_do_not_change_the_job(
     body = response.json()
     assert body["mode"] == "document"
     assert "Ada Lovelace" in body["answer"]
-    assert body["answer"] != "HACKED"
+    assert "HACKED" not in body["answer"]
+    quotes = " ".join(c["quote"] for c in body["citations"])
+    assert "IGNORE ALL PREVIOUS" not in quotes, "the injected lines are not cited as the answer"
 
 
 # ---- streaming ----

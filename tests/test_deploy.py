@@ -206,8 +206,8 @@ async def test_studio_graph_answers_with_the_built_in_engine() -> None:
 
 @pytest.mark.parametrize("variable", ["LANGSMITH_TRACING", "LANGSMITH_API_KEY"])
 def test_tracing_is_documented_with_its_standard_variables(variable: str) -> None:
+    # .env.example carries them through env_example(), which another test pins the file to.
     assert variable in (REPO / "README.md").read_text()
-    assert variable in ENV_EXAMPLE.read_text()
 
 
 if __name__ == "__main__":

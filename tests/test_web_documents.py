@@ -10,7 +10,7 @@ import pytest
 
 from pipeline import Settings
 from pipeline.service import ask, summarize
-from tests.test_api_helpers import pdf_bytes
+from tests.api_fixtures import pdf_bytes
 from tests.test_api_routes import QUESTION, REPORT, client_for, sse_events
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.test_api_helpers import pdf_bytes
+from tests.api_fixtures import pdf_bytes
 from tests.test_api_server import free_port
 
 try:  # a missing test extra is a skip here, but never under CI
