@@ -19,7 +19,9 @@ class BodyLimit:
 
     A declared Content-Length over the limit is refused before reading anything; a
     chunked body (no Content-Length) is cut off the moment it passes the limit, so an
-    oversized upload is never held whole in memory.
+    oversized upload is never held whole in memory. (FastAPI's own `max_body_size`
+    does the counting too, but answers a declared oversize with a plain-text 413 before
+    any exception handler runs, which would break the API's JSON error body.)
     """
 
     def __init__(self, app: ASGIApp, max_bytes: int) -> None:
