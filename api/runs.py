@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -12,6 +13,7 @@ from langchain_core.language_models import BaseChatModel
 from api.errors import RequestTimeoutError
 from api.inputs import Job
 from api.models import AskResponse, SummarizeResponse, Timings
+from pipeline.config import Settings
 from pipeline.schemas import AskResult, SummaryResult
 from pipeline.service import (
     aask,
@@ -26,27 +28,24 @@ from pipeline.service import (
 async def run_job(job: Job, model: BaseChatModel | None) -> AskResponse | SummarizeResponse:
     """The job's result with timings; RequestTimeoutError past `request_timeout_s`."""
     run_started = time.perf_counter()
-    try:
-        async with asyncio.timeout(job.settings.request_timeout_s):
-            if job.task == "ask":
-                result: AskResult | SummaryResult = await aask(
-                    job.documents,
-                    job.question,
-                    model=model,
-                    settings=job.settings,
-                    include_documents=job.include_documents,
-                )
-            else:
-                result = await asummarize(
-                    job.documents,
-                    model=model,
-                    settings=job.settings,
-                    instructions=job.instructions,
-                    words=job.words,
-                    include_documents=job.include_documents,
-                )
-    except TimeoutError:
-        raise _timed_out(job) from None
+    async with request_deadline(job.settings):
+        if job.task == "ask":
+            result: AskResult | SummaryResult = await aask(
+                job.documents,
+                job.question,
+                model=model,
+                settings=job.settings,
+                include_documents=job.include_documents,
+            )
+        else:
+            result = await asummarize(
+                job.documents,
+                model=model,
+                settings=job.settings,
+                instructions=job.instructions,
+                words=job.words,
+                include_documents=job.include_documents,
+            )
     return respond(job, result, run_started)
 
 
@@ -57,23 +56,18 @@ async def job_events(job: Job, model: BaseChatModel | None) -> AsyncGenerator[di
         state = ask_input(job.documents, job.question, job.settings)
     else:
         state = summarize_input(job.documents, job.settings, job.instructions, job.words)
-    try:
-        async with asyncio.timeout(job.settings.request_timeout_s):
-            async for event in stream_events(
-                state, model=model, settings=job.settings, include_documents=job.include_documents
-            ):
-                if event.get("event") != "result":
-                    yield event
-                    continue
-                output = event["output"]
-                result = (
-                    AskResult.model_validate(output)
-                    if job.task == "ask"
-                    else summary_result(output)
-                )
-                yield {"event": "result", **respond(job, result, run_started).model_dump()}
-    except TimeoutError:
-        raise _timed_out(job) from None
+    async with request_deadline(job.settings):
+        async for event in stream_events(
+            state, model=model, settings=job.settings, include_documents=job.include_documents
+        ):
+            if event.get("event") != "result":
+                yield event
+                continue
+            output = event["output"]
+            result = (
+                AskResult.model_validate(output) if job.task == "ask" else summary_result(output)
+            )
+            yield {"event": "result", **respond(job, result, run_started).model_dump()}
 
 
 def respond(
@@ -90,8 +84,13 @@ def respond(
     return SummarizeResponse(**result.model_dump(), timings=timings)
 
 
-def _timed_out(job: Job) -> RequestTimeoutError:
-    return RequestTimeoutError(
-        f"the request took longer than {job.settings.request_timeout_s:g} s",
-        hint="Send a smaller document, or raise LONGDOC_REQUEST_TIMEOUT_S.",
-    )
+@asynccontextmanager
+async def request_deadline(settings: Settings, what: str = "the request") -> AsyncIterator[None]:
+    """Running past `request_timeout_s` ends as RequestTimeoutError (HTTP 504)."""
+    try:
+        async with asyncio.timeout(settings.request_timeout_s):
+            yield
+    except TimeoutError:
+        raise RequestTimeoutError(
+            f"{what} took longer than {settings.request_timeout_s:g} s"
+        ) from None

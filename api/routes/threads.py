@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from api.errors import RequestTimeoutError
 from api.inputs import read_message
 from api.limits import Admission
 from api.models import ErrorResponse
+from api.runs import request_deadline
 from pipeline.config import Settings
 from pipeline.schemas import ChatResult, ThreadView
 from pipeline.threads import achat, acreate_thread, adelete_thread, aget_thread
@@ -63,20 +62,15 @@ async def post_message(thread_id: str, request: Request) -> ChatResult:
     admission.acquire()
     try:
         message, documents = await read_message(request, settings)
-        try:
-            async with asyncio.timeout(settings.request_timeout_s):
-                return await achat(
-                    thread_id,
-                    message,
-                    documents=documents,
-                    model=request.app.state.model,
-                    settings=settings,
-                    create=False,
-                )
-        except TimeoutError:
-            raise RequestTimeoutError(
-                f"the turn took longer than {settings.request_timeout_s:g} s"
-            ) from None
+        async with request_deadline(settings, "the turn"):
+            return await achat(
+                thread_id,
+                message,
+                documents=documents,
+                model=request.app.state.model,
+                settings=settings,
+                create=False,
+            )
     finally:
         admission.release()
 
