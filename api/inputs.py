@@ -3,21 +3,21 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
 import anyio
 from fastapi import Request
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ValidationError
 from starlette.datastructures import FormData, UploadFile
 
 from api.errors import describe_validation
-from api.models import AskRequest, MessageRequest, Options, SummarizeRequest
+from api.models import MessageRequest, Options, Words
+from api.tasks import Task
 from pipeline.config import Settings
 from pipeline.documents import from_bytes
 from pipeline.errors import InputError, UnsupportedTypeError
-
-Task = Literal["ask", "summarize"]
 
 MAX_FILES = 100
 M = TypeVar("M", bound=BaseModel)
@@ -25,14 +25,13 @@ M = TypeVar("M", bound=BaseModel)
 
 @dataclass
 class Job:
-    """One request's work: what to read, what to ask, and the settings to use."""
+    """One request's work: what to read, which task to run on it, and the settings to use."""
 
     task: Task
     documents: list[dict[str, Any]]
     settings: Settings
-    question: str = ""
-    instructions: str | None = None
-    words: int | None = None
+    params: dict[str, Any]
+    """The task's own fields (`task.fields`): the question, or instructions and words."""
     include_documents: bool = False
     started: float = field(default_factory=time.perf_counter)
     load_ms: float = 0.0
@@ -41,34 +40,37 @@ class Job:
 async def read_job(request: Request, task: Task, settings: Settings) -> Job:
     """The request as a Job; InputError (422) or UnsupportedTypeError (415) when it is unusable."""
     started = time.perf_counter()
-    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if content_type == "application/json":
+    if _body_kind(request) == "json":
         job = await _from_json(request, task, settings)
-    elif content_type == "multipart/form-data":
-        job = await _from_form(request, task, settings)
     else:
-        raise UnsupportedTypeError(
-            f"the request body is {content_type or 'untyped'}",
-            hint="Send application/json or multipart/form-data (see /docs).",
-        )
+        job = await _from_form(request, task, settings)
     job.started = started
     job.load_ms = (time.perf_counter() - started) * 1000
     return job
 
 
-async def _from_json(request: Request, task: Task, settings: Settings) -> Job:
-    body = await request.body()
-    model: type[AskRequest] | type[SummarizeRequest] = (
-        AskRequest if task == "ask" else SummarizeRequest
+def _body_kind(request: Request) -> Literal["json", "form"]:
+    """JSON or multipart, from the content type; UnsupportedTypeError (415) for anything else."""
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type == "application/json":
+        return "json"
+    if content_type == "multipart/form-data":
+        return "form"
+    raise UnsupportedTypeError(
+        f"the request body is {content_type or 'untyped'}",
+        hint="Send application/json or multipart/form-data (see /docs).",
     )
-    parsed = _validate(model, body)
-    job = Job(task, parsed.document_list(), _with_options(settings, parsed.options))
-    job.include_documents = parsed.include_documents
-    if isinstance(parsed, AskRequest):
-        job.question = parsed.question
-    else:
-        job.instructions, job.words = parsed.instructions, parsed.words
-    return job
+
+
+async def _from_json(request: Request, task: Task, settings: Settings) -> Job:
+    parsed = _validate(task.request, await request.body())
+    return Job(
+        task,
+        parsed.document_list(),
+        _with_options(settings, parsed.options),
+        params={name: getattr(parsed, name) for name in task.fields},
+        include_documents=parsed.include_documents,
+    )
 
 
 async def _read_form(request: Request) -> FormData:
@@ -111,37 +113,51 @@ async def _job_from_form(form: FormData, task: Task, settings: Settings) -> Job:
     options = _field(form, "options")
     settings = _with_options(settings, _validate(Options, options) if options else None)
     documents = [await _upload(upload, index, settings) for index, upload in uploads]
-    job = Job(task, documents, settings)
-    include = _field(form, "include_documents")
-    if include:
-        job.include_documents = _validate(
-            _Include, {"include_documents": include}
-        ).include_documents
-    if task == "ask":
-        job.question = _field(form, "question") or ""
-        if not job.question.strip():
-            raise InputError("the question is empty", hint="Send a 'question' field.")
-    else:
-        job.instructions = _field(form, "instructions")
-        words = _field(form, "words")
-        if words:
-            job.words = _validate(_Words, {"words": words}).words
-    return job
+    include_documents = _include_documents(_field(form, "include_documents"))
+    params = {name: _TASK_FORM_FIELDS[name](_field(form, name)) for name in task.fields}
+    return Job(task, documents, settings, params, include_documents)
+
+
+class _FormValues(BaseModel):
+    """Multipart text fields that need parsing, declared as the JSON body declares them,
+    so limits and error messages match. Each is checked alone: the first bad one is reported."""
+
+    include_documents: bool = False
+    words: Words = None
+
+
+def _include_documents(value: str | None) -> bool:
+    return (
+        _validate(_FormValues, {"include_documents": value}).include_documents if value else False
+    )
+
+
+def _question(value: str | None) -> str:
+    if not value or not value.strip():
+        raise InputError("the question is empty", hint="Send a 'question' field.")
+    return value
+
+
+def _words(value: str | None) -> int | None:
+    return _validate(_FormValues, {"words": value}).words if value else None
+
+
+# How each Task.fields entry is read from its multipart text field. An empty field counts
+# as not sent, but a question is required.
+_TASK_FORM_FIELDS: dict[str, Callable[[str | None], Any]] = {
+    "question": _question,
+    "instructions": lambda value: value,
+    "words": _words,
+}
 
 
 async def read_message(
     request: Request, settings: Settings
 ) -> tuple[str, list[dict[str, Any]] | None]:
     """A chat turn's message and attached documents (None when none), JSON or multipart."""
-    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if content_type == "application/json":
+    if _body_kind(request) == "json":
         parsed = _validate(MessageRequest, await request.body())
         return parsed.message, parsed.document_list()
-    if content_type != "multipart/form-data":
-        raise UnsupportedTypeError(
-            f"the request body is {content_type or 'untyped'}",
-            hint="Send application/json or multipart/form-data (see /docs).",
-        )
     form = await _read_form(request)
     try:
         message = _field(form, "message") or ""
@@ -149,14 +165,6 @@ async def read_message(
     finally:
         await form.close()
     return message, documents or None
-
-
-class _Words(BaseModel):
-    words: int = Field(ge=20, le=5000)
-
-
-class _Include(BaseModel):
-    include_documents: bool
 
 
 def _field(form: FormData, name: str) -> str | None:

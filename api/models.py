@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -37,13 +37,43 @@ class Options(BaseModel):
     )
 
 
-class _DocumentsIn(BaseModel):
+# Fields that appear in more than one body, each declared once. A model that uses one
+# adds its default, and its own description or limit where its wording differs.
+DocumentList = Annotated[list[DocumentIn] | None, Field(min_length=1, max_length=1000)]
+OneDocument = Annotated[str | None, Field(description="One document's text; instead of documents.")]
+Instructions = Annotated[str | None, Field(description="What the summary should focus on.")]
+Words = Annotated[int | None, Field(ge=20, le=5000, description="Target length in words.")]
+Message = Annotated[str, Field(description="The user's message.")]
+UploadedFiles = Annotated[
+    list[bytes],
+    Field(
+        json_schema_extra={"items": {"type": "string", "format": "binary"}},
+        description="Document files: text, Markdown, HTML or PDF (type told from content).",
+    ),
+]
+# Multipart fields are text: options arrive as a JSON string, include_documents as "true".
+FormOptions = Annotated[str | None, Field(description="Options as a JSON object (see Options).")]
+FormIncludeDocuments = Annotated[bool, Field(description="`true` adds the loaded texts.")]
+
+
+def _document_dicts(
+    documents: list[DocumentIn] | None, document: str | None
+) -> list[dict[str, Any]] | None:
+    """The documents as pipeline.service takes them; None when neither field was sent."""
+    if document is not None:
+        return [{"text": document}]
+    if documents is None:
+        return None
+    return [doc.model_dump(exclude_none=True) for doc in documents]
+
+
+class TaskRequest(BaseModel):
+    """The JSON body /v1/ask and /v1/summarize share: documents, options, include_documents."""
+
     model_config = ConfigDict(extra="forbid")
 
-    documents: list[DocumentIn] | None = Field(
-        None, min_length=1, max_length=1000, description="Documents to read."
-    )
-    document: str | None = Field(None, description="One document's text; instead of documents.")
+    documents: DocumentList = Field(None, description="Documents to read.")
+    document: OneDocument = None
     options: Options | None = None
     include_documents: bool = Field(
         False,
@@ -52,55 +82,47 @@ class _DocumentsIn(BaseModel):
     )
 
     @model_validator(mode="after")
-    def _one_source(self) -> _DocumentsIn:
+    def _one_source(self) -> TaskRequest:
         if (self.documents is None) == (self.document is None):
             raise ValueError("send exactly one of 'documents' and 'document'")
         return self
 
     def document_list(self) -> list[dict[str, Any]]:
-        if self.document is not None:
-            return [{"text": self.document}]
-        return [doc.model_dump(exclude_none=True) for doc in self.documents or []]
+        return _document_dicts(self.documents, self.document) or []
 
 
-class AskRequest(_DocumentsIn):
+class AskRequest(TaskRequest):
     """A question over one or more documents sent as JSON."""
 
     question: str = Field(description="The question to answer from the documents.")
 
 
-class SummarizeRequest(_DocumentsIn):
+class SummarizeRequest(TaskRequest):
     """Documents to summarize, sent as JSON."""
 
-    instructions: str | None = Field(
-        None, max_length=4000, description="What the summary should focus on."
-    )
-    words: int | None = Field(None, ge=20, le=5000, description="Target length in words.")
+    instructions: Instructions = Field(None, max_length=4000)
+    words: Words = None
 
 
+# The multipart bodies are documentation only: api/inputs.py reads the form field by field.
 class AskForm(BaseModel):
     """`multipart/form-data` for /v1/ask: one or more `file` parts and a `question`."""
 
     question: str = Field(description="The question to answer.")
-    file: list[bytes] = Field(
-        json_schema_extra={"items": {"type": "string", "format": "binary"}},
-        description="Document files: text, Markdown, HTML or PDF (type told from content).",
-    )
-    options: str | None = Field(None, description="Options as a JSON object (see Options).")
-    include_documents: bool = Field(False, description="`true` adds the loaded texts.")
+    file: UploadedFiles
+    options: FormOptions = None
+    include_documents: FormIncludeDocuments = False
 
 
 class SummarizeForm(BaseModel):
     """`multipart/form-data` for /v1/summarize: one or more `file` parts."""
 
-    file: list[bytes] = Field(
-        json_schema_extra={"items": {"type": "string", "format": "binary"}},
-        description="Document files: text, Markdown, HTML or PDF (type told from content).",
-    )
-    instructions: str | None = Field(None, description="What the summary should focus on.")
-    words: int | None = Field(None, ge=20, le=5000, description="Target length in words.")
-    options: str | None = Field(None, description="Options as a JSON object (see Options).")
-    include_documents: bool = Field(False, description="`true` adds the loaded texts.")
+    file: UploadedFiles
+    # Unlike the JSON body, no 4,000-character cap: the multipart path does not enforce one.
+    instructions: Instructions = None
+    words: Words = None
+    options: FormOptions = None
+    include_documents: FormIncludeDocuments = False
 
 
 class MessageRequest(BaseModel):
@@ -108,11 +130,9 @@ class MessageRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    message: str = Field(description="The user's message.")
-    documents: list[DocumentIn] | None = Field(
-        None, min_length=1, max_length=1000, description="Documents to attach to this turn."
-    )
-    document: str | None = Field(None, description="One document's text; instead of documents.")
+    message: Message
+    documents: DocumentList = Field(None, description="Documents to attach to this turn.")
+    document: OneDocument = None
 
     @model_validator(mode="after")
     def _one_source(self) -> MessageRequest:
@@ -121,22 +141,33 @@ class MessageRequest(BaseModel):
         return self
 
     def document_list(self) -> list[dict[str, Any]] | None:
-        if self.document is not None:
-            return [{"text": self.document}]
-        if self.documents is None:
-            return None
-        return [doc.model_dump(exclude_none=True) for doc in self.documents]
+        return _document_dicts(self.documents, self.document)
 
 
 class MessageForm(BaseModel):
     """`multipart/form-data` for a chat turn: a `message` and optional `file` parts."""
 
-    message: str = Field(description="The user's message.")
-    file: list[bytes] = Field(
-        default_factory=list,
-        json_schema_extra={"items": {"type": "string", "format": "binary"}},
-        description="Documents to attach: text, Markdown, HTML or PDF.",
+    message: Message
+    file: UploadedFiles = Field(
+        default_factory=list, description="Documents to attach: text, Markdown, HTML or PDF."
     )
+
+
+def request_body(json_model: type[BaseModel], form_model: type[BaseModel]) -> dict[str, Any]:
+    """OpenAPI for a route that reads its body itself: JSON or multipart, by content type."""
+    return {
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/json": {"schema": _schema_ref(json_model)},
+                "multipart/form-data": {"schema": _schema_ref(form_model)},
+            },
+        }
+    }
+
+
+def _schema_ref(model: type[BaseModel]) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{model.__name__}"}
 
 
 class Timings(BaseModel):

@@ -8,11 +8,12 @@ from fastapi import APIRouter, Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from api.inputs import Task, read_job
+from api.inputs import read_job
 from api.limits import Admission
-from api.models import AskResponse, ErrorResponse, SummarizeResponse
+from api.models import ErrorResponse, request_body
 from api.runs import job_events, run_job
 from api.sse import EventStream
+from api.tasks import ASK, SUMMARIZE, Task
 
 router = APIRouter(prefix="/v1", tags=["documents"])
 
@@ -37,49 +38,28 @@ _SSE_DOC = (
 )
 
 
-def _body(request_schema: str, form_schema: str) -> dict[str, Any]:
+def _documented(task: Task) -> dict[str, Any]:
+    """A task route's OpenAPI: JSON or multipart body in; result, events or error out."""
+    ok = {
+        "model": task.response,
+        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        "description": "The result as JSON, or progress events. " + _SSE_DOC,
+    }
     return {
-        "requestBody": {
-            "required": True,
-            "content": {
-                "application/json": {"schema": {"$ref": f"#/components/schemas/{request_schema}"}},
-                "multipart/form-data": {"schema": {"$ref": f"#/components/schemas/{form_schema}"}},
-            },
-        }
+        "response_model": task.response,
+        "responses": {200: ok, **_ERRORS},
+        "openapi_extra": request_body(task.request, task.form),
     }
 
 
-def _responses(model: type[AskResponse] | type[SummarizeResponse]) -> dict[int | str, Any]:
-    return {
-        200: {
-            "model": model,
-            "content": {"text/event-stream": {"schema": {"type": "string"}}},
-            "description": "The result as JSON, or progress events. " + _SSE_DOC,
-        },
-        **_ERRORS,
-    }
-
-
-@router.post(
-    "/ask",
-    response_model=AskResponse,
-    responses=_responses(AskResponse),
-    openapi_extra=_body("AskRequest", "AskForm"),
-    summary="Answer a question from documents, with citations",
-)
+@router.post("/ask", **_documented(ASK), summary="Answer a question from documents, with citations")
 async def ask(request: Request) -> Any:
-    return await _run(request, "ask")
+    return await _run(request, ASK)
 
 
-@router.post(
-    "/summarize",
-    response_model=SummarizeResponse,
-    responses=_responses(SummarizeResponse),
-    openapi_extra=_body("SummarizeRequest", "SummarizeForm"),
-    summary="Summarize documents, with citations",
-)
+@router.post("/summarize", **_documented(SUMMARIZE), summary="Summarize documents, with citations")
 async def summarize(request: Request) -> Any:
-    return await _run(request, "summarize")
+    return await _run(request, SUMMARIZE)
 
 
 async def _run(request: Request, task: Task) -> Any:

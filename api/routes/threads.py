@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request, Response
 
 from api.inputs import read_message
 from api.limits import Admission
-from api.models import ErrorResponse
+from api.models import ErrorResponse, MessageForm, MessageRequest, request_body
 from api.runs import request_deadline
 from pipeline.config import Settings
 from pipeline.schemas import ChatResult, ThreadView
@@ -45,15 +45,7 @@ async def create_thread(request: Request) -> ThreadView:
         502: {"model": ErrorResponse, "description": "The model provider failed."},
         504: {"model": ErrorResponse, "description": "The turn timed out."},
     },
-    openapi_extra={
-        "requestBody": {
-            "required": True,
-            "content": {
-                "application/json": {"schema": {"$ref": "#/components/schemas/MessageRequest"}},
-                "multipart/form-data": {"schema": {"$ref": "#/components/schemas/MessageForm"}},
-            },
-        }
-    },
+    openapi_extra=request_body(MessageRequest, MessageForm),
     summary="Run one chat turn; concurrent turns on one thread run one after the other",
 )
 async def post_message(thread_id: str, request: Request) -> ChatResult:
