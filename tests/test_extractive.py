@@ -10,6 +10,7 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 
 from pipeline import AskResult, Settings, ask, build_graph, summarize
+from pipeline.engines.retrieval import diverse_order
 from pipeline.engines.summary import count_words
 from pipeline.engines.terms import related, stem
 from pipeline.prompts import NOT_FOUND
@@ -267,10 +268,52 @@ def test_word_families_join_only_stems_that_start_each_other() -> None:
             "When was the abbey founded?",
             "The abbey was founded in the 12th century.",
         ),
+        (
+            "The device was shown in Paris. The device was known as the Egg of Columbus.",
+            "What was the device called?",
+            "The device was known as the Egg of Columbus.",
+        ),
+        (
+            "The team won the cup in May 1990. The team won the cup 12 times in its history.",
+            "How often did the team win the cup?",
+            "The team won the cup 12 times in its history.",
+        ),
     ],
-    ids=["place", "reason", "number-word", "century"],
+    ids=["place", "reason", "number-word", "century", "name", "count-not-date"],
 )
 def test_sentence_holding_the_kind_of_answer_asked_for_comes_first(
     text: str, question: str, answer: str
 ) -> None:
     assert ask(text, question).citations[0].quote == answer
+
+
+def test_question_without_accents_finds_the_accented_name_and_cites_it_exactly() -> None:
+    text = "Every offer failed. Ögedei made an offer of land and horses to the eastern princes."
+    result = ask(text, "What did Ogedei offer?")
+    assert result.citations[0].quote.startswith("Ögedei made")
+    _assert_citations_slice_back(result, text)
+
+
+def test_american_spelling_in_the_question_finds_british_spelling_in_the_text() -> None:
+    text = "The hall was painted white. The theatre was painted in a pale colour."
+    result = ask(text, "What color was the theater painted?")
+    assert result.citations[0].quote == "The theatre was painted in a pale colour."
+
+
+@pytest.mark.parametrize("abbreviation", ["Roe v. Wade", "a ruling (e.g. Roe v. Wade)"])
+def test_abbreviations_do_not_cut_a_cited_sentence(abbreviation: str) -> None:
+    text = f"Rain fell all week. The court issued {abbreviation} in 1973. Courts sat daily."
+    result = ask(text, "When did the court issue it?")
+    assert result.citations[0].quote == f"The court issued {abbreviation} in 1973."
+
+
+def test_close_runner_up_citations_prefer_sentences_that_add_question_terms() -> None:
+    question = "How many touchdowns did Manning throw in the game?"
+    sentences = [
+        "Manning threw nine touchdowns in the year.",
+        "Osweiler threw ten touchdowns in the year.",  # repeats 'throw' and 'touchdown'
+        "Manning finished the game with zero touchdowns.",  # adds 'game'
+    ]
+    assert diverse_order(question, sentences, [10.0, 9.6, 9.5], 3) == [0, 2, 1]
+    # A runner-up far behind is not promoted for its new words.
+    assert diverse_order(question, sentences, [10.0, 9.6, 5.0], 3) == [0, 1, 2]

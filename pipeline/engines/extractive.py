@@ -10,7 +10,7 @@ from langchain_core.messages import BaseMessage
 from pipeline.config import Settings
 from pipeline.engines import conversation, summary
 from pipeline.engines.memory_notes import remembered_sentences
-from pipeline.engines.retrieval import Query, build_query, score_sentences
+from pipeline.engines.retrieval import Query, build_query, diverse_order, score_sentences
 from pipeline.schemas import Draft, Evidence, Finding, Route, Task
 from pipeline.spans import evidence_at
 from pipeline.state import Chunk, ChunkTask, SourceDocument
@@ -33,6 +33,8 @@ class ExtractiveEngine:
         # Reading a chunk costs microseconds here, so big chunks only cut per-task overhead.
         self.chunk_size: int | None = settings.extractive_chunk_size
         self._cited = max(settings.evidence_sentences, settings.answer_sentences)
+        # Each chunk offers twice the citations needed, so answer() can pick diverse ones.
+        self._offered = 2 * self._cited
 
     async def route(self, question: str, documents: list[SourceDocument], meter: Meter) -> Route:
         kind = conversation.small_talk(question)
@@ -60,7 +62,7 @@ class ExtractiveEngine:
             else build_query(task["question"], [chunk["text"]])  # called outside the graph
         )
         hits = score_sentences(chunk["text"], query)
-        best = sorted(hits, key=lambda h: -h.score)[: self._cited]
+        best = sorted(hits, key=lambda h: -h.score)[: self._offered]
         coverage = max((h.coverage for h in hits), default=0.0)
         evidence = [evidence_at(chunk, h.start, h.end, h.score) for h in best]
         return Finding(
@@ -91,15 +93,19 @@ class ExtractiveEngine:
         )
 
     async def answer(self, findings: list[Finding], question: str, meter: Meter) -> Draft:
-        ranked = sorted(
+        pool = sorted(
             _distinct(e for f in findings for e in f.evidence), key=lambda e: (-e.score, e.start)
-        )[: self._cited]
-        if not ranked:
+        )
+        if not pool:
             return Draft(text=findings[0].answer if findings else "")
         # Runners-up are cited only if they score at least RUNNER_UP_SHARE of the best: on
         # a 2-sentence document the other sentence borrows a little of the match's score
         # as its neighbour, and citing it would present an unrelated line as evidence.
-        ranked = [e for e in ranked if e.score >= RUNNER_UP_SHARE * ranked[0].score]
+        pool = [e for e in pool if e.score >= RUNNER_UP_SHARE * pool[0].score]
+        order = diverse_order(
+            question, [e.quote for e in pool], [e.score for e in pool], self._cited
+        )
+        ranked = [pool[i] for i in order]
         # A runner-up sentence joins the answer only if it scores at least half the best:
         # otherwise it is padding, and stays a citation the reader can check.
         shown = [

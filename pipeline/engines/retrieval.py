@@ -12,7 +12,7 @@ from typing import Any, Literal
 from pipeline.engines.sentences import is_heading, sentence_spans
 from pipeline.engines.terms import SoftFinder, TermFinder, query_terms
 
-AnswerType = Literal["date", "number", "person", "place", "reason"]
+AnswerType = Literal["date", "number", "person", "place", "reason", "name"]
 
 # General parameters, chosen by coordinate ascent on SQuAD questions held out from the
 # evaluated set (tests/bench/eval_qa.py --dev), maximizing top-3 + top-1 / 2; never per question.
@@ -46,6 +46,10 @@ PARAGRAPH_WEIGHT = 0.15
 COVERAGE_POWER = 0.3
 """Scores are multiplied by coverage**this: of two sentences with equal BM25, the one
 matching more of the question's distinct terms wins (0.3: a tie-breaker, not a filter)."""
+DIVERSITY = 0.1
+"""Share of its score a runner-up citation loses when all the question terms it holds are
+already cited: two sentences matching the same words are one reading of the question, and
+a third citation is better spent on another (0.1-0.2 help on held-out questions, 0.3 hurts)."""
 SOFT_WEIGHT = 0.5
 """Term count a word of the same family adds ('German' for a question's 'Germany', see
 terms.related), against 1 for the word itself: 0.3-0.7 all help on held-out questions."""
@@ -82,11 +86,21 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern[str]]] = [
         ),
     ),
     ("reason", re.compile(r"^\s*why\b|なぜ|どうして|为什么|왜", re.IGNORECASE)),
+    (
+        "name",
+        re.compile(
+            r"\b(?:called|named|known as|termed|referred to as)\W*$"
+            r"|\b(?:what|which) (?:is|was|are|were) (?:the )?(?:\w+ )?(?:name|term)s?\b"
+            r"|\bthe (?:\w+ )?(?:name|term)s? (?:for|of|given)\b",
+            re.IGNORECASE,
+        ),
+    ),
 ]
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
 _NUMBER_WORDS = (
-    "two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fifteen|twenty|thirty"
-    "|forty|fifty|hundreds?|thousands?|millions?|billions?|dozens?|half"
+    "zero|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:thir|four|fif|six|seven"
+    "|eigh|nine)teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundreds?|thousands?"
+    "|millions?|billions?|dozens?|half"
 )
 _ANSWER_PATTERNS: dict[AnswerType, re.Pattern[str]] = {
     "date": re.compile(
@@ -101,6 +115,11 @@ _ANSWER_PATTERNS: dict[AnswerType, re.Pattern[str]] = {
     # A place is a name after a preposition of place: "in Prague", "at the Louvre".
     "place": re.compile(
         r"\b(?:in|at|near|from|to|into|across|outside|inside|between)\s+(?:the\s+)?[A-Z][\w'’-]+"
+    ),
+    # A name is introduced by a naming verb, quoted, or written in capitals.
+    "name": re.compile(
+        r"\b(?:called|named|known as|termed|referred to as|dubbed|nicknamed)\b"
+        r"|[\"“][^\"”]{2,60}[\"”]|\b[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)+"
     ),
     # A reason is stated with a connective: "because ...", "due to ...", "...のため".
     "reason": re.compile(
@@ -307,9 +326,54 @@ def _has_answer_type(sentence: str, query: Query) -> bool:
         if query.kind == "person":
             if any(word.lower() not in question for word in found.split()):
                 return True
+        elif query.kind == "name":
+            if found[0].islower() or any(w.lower() not in question for w in found.split()):
+                return True
         elif query.kind == "place":
             if found.split()[-1].lower() not in question:
                 return True
+        elif query.kind == "number" and _is_date_part(sentence, match):
+            continue  # "how many" wants a count: in "May 4, 1990" neither 4 nor 1990 is one
         elif found.lower() not in question:
             return True
     return False
+
+
+_YEAR = re.compile(r"(1[0-9]\d\d|20\d\d)s?")
+_AFTER_MONTH = re.compile(rf"\b(?:{_MONTHS})\s*$")
+
+
+def _is_date_part(sentence: str, match: re.Match[str]) -> bool:
+    """A year ('1990', '1990s') or a day after a month name ('May 4')."""
+    return bool(
+        _YEAR.fullmatch(match.group().rstrip(".,"))
+        or _AFTER_MONTH.search(sentence, 0, match.start())
+    )
+
+
+def diverse_order(question: str, sentences: list[str], scores: list[float], k: int) -> list[int]:
+    """Indices of `k` sentences to cite, best first, preferring ones that add question terms.
+
+    Greedy: the best-scored sentence first, then each time the sentence whose score, less
+    DIVERSITY times the share of its question terms already cited, is highest. Of
+    "Manning threw nine touchdowns in the year" and "Osweiler threw ten touchdowns", the
+    second repeats 'throw' and 'touchdown'; "Manning finished the game with zero
+    touchdowns" adds 'game' and is cited before it when their scores are close.
+    """
+    finder = TermFinder(query_terms(content_question(question)))
+    held = [{term for _, term in finder.find(sentence)} for sentence in sentences]
+    left = sorted(range(len(sentences)), key=lambda i: (-scores[i], i))
+    order = left[:1]  # the best-scored sentence always comes first
+    del left[:1]
+    cited = set().union(*(held[i] for i in order))
+    while left and len(order) < k:
+        adjusted = [scores[i] * (1 - DIVERSITY * _share_cited(held[i], cited)) for i in left]
+        pick = left.pop(adjusted.index(max(adjusted)))  # the better-ranked of equals
+        order.append(pick)
+        cited |= held[pick]
+    return order[:k]
+
+
+def _share_cited(terms: set[str], cited: set[str]) -> float:
+    """Share of a sentence's question terms already cited (all, if it holds none)."""
+    return len(terms & cited) / len(terms) if terms else 1.0

@@ -15,13 +15,16 @@ _END = re.compile(
     re.VERBOSE,
 )
 
-# Words whose trailing period is not a sentence end ("Mr. Smith", "No. 5").
+# Words whose trailing period is not a sentence end ("Mr. Smith", "No. 5", "Roe v. Wade",
+# "Smith et al. found").
 _ABBREVIATIONS = frozenset(
     str.split(
         "mr mrs ms dr prof st jr sr vs etc fig no nos vol pp ca approx dept est gen gov lt col "
-        "sgt capt rev jan feb mar apr jun jul aug sep sept oct nov dec u.s e.g i.e"
+        "sgt capt rev jan feb mar apr jun jul aug sep sept oct nov dec u.s e.g i.e v al cf"
     )
 )
+
+_LAST_WORD = re.compile(r"(?:(?<=\s)|^)\S+$")
 
 # Text without punctuation (PDF extraction, tables) must not become one huge "sentence":
 # spans longer than this are cut, preferably at whitespace. 600 chars is ~100 English words.
@@ -46,12 +49,14 @@ def sentence_spans(text: str, offset: int = 0) -> list[tuple[int, int]]:
 
 
 def _is_abbreviation(text: str, dot: int) -> bool:
-    space = text.rfind(" ", max(0, dot - 8), dot)
-    if space < 0 and dot >= 8:
+    # The word before the dot: abbreviations are short, so 8 characters back is enough.
+    word = _LAST_WORD.search(text, max(0, dot - 8), dot)
+    if word is None:
         return False  # the word before the dot is long: not in the list, not an initial
-    word = text[space + 1 : dot]
+    # Opening brackets and quotes are not part of it: "(e.g. Warsaw)" is one sentence.
+    found = word.group().lstrip("([{\"'“‘")
     # A single capital letter is an initial ("J. Smith"), not a sentence.
-    return word.lower() in _ABBREVIATIONS or (len(word) == 1 and word.isupper())
+    return found.lower() in _ABBREVIATIONS or (len(found) == 1 and found.isupper())
 
 
 def _add(text: str, start: int, end: int, offset: int, spans: list[tuple[int, int]]) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
+import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
@@ -70,6 +71,33 @@ _IRREGULAR = {
 _local = threading.local()
 
 
+def _latin_folds() -> dict[int, str]:
+    """Accented Latin letters -> their base letter: 'Ö' -> 'O', 'é' -> 'e', 'ł' -> 'l'.
+
+    One character for one, so offsets found in folded text hold in the original.
+    Only Latin: NFD would also strip the voicing marks of kana ('が' -> 'か').
+    """
+    table = {ord(a): b for a, b in zip("ŁłØøĐđıŦŧ", "LlOoDdiTt", strict=True)}
+    for code in (*range(0xC0, 0x250), *range(0x1E00, 0x1F00)):
+        base = "".join(
+            c for c in unicodedata.normalize("NFD", chr(code)) if not unicodedata.combining(c)
+        )
+        if len(base) == 1 and base != chr(code):
+            table[code] = base
+    return table
+
+
+_FOLDS = _latin_folds()
+_ACCENTED = re.compile("[" + "".join(map(chr, sorted(_FOLDS))) + "]")
+
+
+def fold(text: str) -> str:
+    """`text` without Latin diacritics, same length: users type 'Ogedei' for 'Ögedei'."""
+    if text.isascii():
+        return text
+    return _ACCENTED.sub(lambda m: _FOLDS[ord(m.group())], text)
+
+
 def _stemmer() -> Stemmer.Stemmer:
     # PyStemmer objects are not safe to share between threads; map tasks may run in several.
     stemmer = getattr(_local, "stemmer", None)
@@ -78,8 +106,47 @@ def _stemmer() -> Stemmer.Stemmer:
     return stemmer
 
 
+# British spellings -> American ones, so "colour" finds "color" and "centre" finds "center".
+# Both the question and the text go through this, so a rule only has to be consistent; its
+# one risk is joining two different words, which these endings rarely do.
+_BRITISH = [
+    (re.compile(r"(?<=[a-z]{2})our(s|ed|ing|ite|ites|able|ful|hood|al|ist|er|ers)?$"), r"or\1"),
+    (re.compile(r"(?<=[a-z]{3})is(e|es|ed|ing|ation|ations|er|ers)$"), r"iz\1"),
+    (re.compile(r"(?<=[a-z]{2}l)ys(e|es|ed|ing)$"), r"yz\1"),
+    (re.compile(r"(?<=[a-z]{2}[bt])re(s?)$"), r"er\1"),
+    (re.compile(r"(?<=[a-z]{2}[bt])red$"), r"ered"),
+]
+_BRITISH_WORDS = {
+    "defence": "defense",
+    "offence": "offense",
+    "licence": "license",
+    "pretence": "pretense",
+    "programme": "program",
+    "programmes": "programs",
+    "catalogue": "catalog",
+    "dialogue": "dialog",
+    "analogue": "analog",
+    "grey": "gray",
+    "aluminium": "aluminum",
+}
+
+
+def american(word: str) -> str:
+    """'colour' -> 'color', 'organised' -> 'organized', 'centre' -> 'center'."""
+    if word in _BRITISH_WORDS:
+        return _BRITISH_WORDS[word]
+    for pattern, replacement in _BRITISH:
+        word = pattern.sub(replacement, word)
+    return word
+
+
+@lru_cache(maxsize=100_000)
 def stem(word: str) -> str:
-    """English stem of a lowercase word: 'played' -> 'play', 'kept' -> 'keep'."""
+    """English stem of a lowercase word: 'played' -> 'play', 'kept' -> 'keep'.
+
+    Cached: a document repeats its words, and the spelling rules cost more than the stemmer.
+    """
+    word = american(fold(word))
     result: str = _stemmer().stemWord(_IRREGULAR.get(word, word))
     return result
 
@@ -155,6 +222,7 @@ class TermFinder:
 
     def find(self, text: str) -> list[tuple[int, str]]:
         """(position, term) of every occurrence, in no particular order."""
+        text = fold(text)
         hits: list[tuple[int, str]] = []
         if self._word_re is not None:
             words = self.words
@@ -171,18 +239,32 @@ class TermFinder:
 def _word_pattern(words: tuple[str, ...]) -> re.Pattern[str] | None:
     if not words:
         return None
-    # Porter stems can end differently from the word ('happy' -> 'happi'), so one
-    # letter is dropped from stems of 4+ letters before matching as a prefix.
+    # Stems can end differently from the word ('happy' -> 'happi'), so words are matched
+    # by a shorter prefix (see _search_prefix) and stemmed to confirm.
     # Irregular forms ('kept' for 'keep') do not share the prefix, so they are added whole.
     irregular = _irregular_forms()
     prefixes = sorted(
-        {w[:-1] if len(w) >= 4 else w for w in words}
-        | {form for w in words for form in irregular.get(w, ())},
+        {_search_prefix(w) for w in words} | {form for w in words for form in irregular.get(w, ())},
         key=len,
         reverse=True,
     )
     alternation = "|".join(map(re.escape, prefixes))
     return re.compile(rf"(?<!{_WORD_CHAR})(?:{alternation}){_WORD_CHAR}*", re.IGNORECASE)
+
+
+# Where a British spelling can part from the American stem: centre, colour, organis, analys, grey.
+_VARIANT_PART = re.compile(r"er|or|iz|yz|ay")
+
+
+def _search_prefix(term: str) -> str:
+    """The start of every word that may stem to `term`: 'happi' -> 'happ', 'center' -> 'cent'.
+
+    'happy' stems to 'happi' and 'centre' to 'center', so neither starts with its stem.
+    Candidates are stemmed to confirm, so a short prefix costs time, never a wrong match.
+    """
+    prefix = term[:-1] if len(term) >= 4 else term
+    variant = _VARIANT_PART.search(term, max(2, len(term) - 5))
+    return prefix[: variant.start()] if variant else prefix
 
 
 @lru_cache(maxsize=256)
@@ -224,7 +306,7 @@ class SoftFinder:
         if self._re is None:
             return []
         hits: list[tuple[int, str]] = []
-        for match in self._re.finditer(text):
+        for match in self._re.finditer(fold(text)):
             word = match.group().lower()
             found = stem(word)
             for term in self.by_prefix.get(word[:SOFT_PREFIX], ()):

@@ -14,7 +14,8 @@ gives the strict one-sentence figure. Datasets are read in place from ../shared/
 Parameters were set on SQuAD questions that are NOT in the evaluated set (longdoc_qa_all
 minus longdoc_qa, every 6th: 1,303 questions, see --dev): BM25 k1 and b, the IDF prior, the
 context, pronoun, paragraph and heading shares, the answer-type bonus, the coverage power and
-the word-family weight in pipeline/engines/retrieval.py (and its prefix in terms.py), and
+the word-family weight and the citation diversity in pipeline/engines/retrieval.py (and the
+family prefix in terms.py), and
 the not-found threshold (`--calibrate`: how many real questions clear it, and how many clear
 it when asked of another article, which should not).
 Nothing is tuned to individual questions.
@@ -159,6 +160,7 @@ def main() -> None:
         f"paragraph={retrieval.PARAGRAPH_WEIGHT} heading={retrieval.HEADING_CONTEXT} "
         f"type_boost={retrieval.TYPE_BOOST} coverage_power={retrieval.COVERAGE_POWER} "
         f"soft_weight={retrieval.SOFT_WEIGHT} soft_prefix={terms.SOFT_PREFIX} "
+        f"diversity={retrieval.DIVERSITY} "
         f"runner_up_share={extractive.RUNNER_UP_SHARE}"
     )
     if args.calibrate:
