@@ -13,7 +13,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.datastructures import FormData, UploadFile
 
 from api.errors import describe_validation
-from api.models import MessageRequest, Options, Words
+from api.models import Instructions, MessageRequest, Options, Words
 from api.tasks import Task
 from pipeline.config import Settings
 from pipeline.documents import from_bytes
@@ -124,6 +124,7 @@ class _FormValues(BaseModel):
 
     include_documents: bool = False
     words: Words = None
+    instructions: Instructions = None
 
 
 def _include_documents(value: str | None) -> bool:
@@ -142,11 +143,15 @@ def _words(value: str | None) -> int | None:
     return _validate(_FormValues, {"words": value}).words if value else None
 
 
+def _instructions(value: str | None) -> str | None:
+    return _validate(_FormValues, {"instructions": value}).instructions if value else None
+
+
 # How each Task.fields entry is read from its multipart text field. An empty field counts
 # as not sent, but a question is required.
 _TASK_FORM_FIELDS: dict[str, Callable[[str | None], Any]] = {
     "question": _question,
-    "instructions": lambda value: value,
+    "instructions": _instructions,
     "words": _words,
 }
 

@@ -41,7 +41,9 @@ class Options(BaseModel):
 # adds its default, and its own description or limit where its wording differs.
 DocumentList = Annotated[list[DocumentIn] | None, Field(min_length=1, max_length=1000)]
 OneDocument = Annotated[str | None, Field(description="One document's text; instead of documents.")]
-Instructions = Annotated[str | None, Field(description="What the summary should focus on.")]
+Instructions = Annotated[
+    str | None, Field(max_length=4000, description="What the summary should focus on.")
+]
 Words = Annotated[int | None, Field(ge=20, le=5000, description="Target length in words.")]
 Message = Annotated[str, Field(description="The user's message.")]
 UploadedFiles = Annotated[
@@ -100,7 +102,7 @@ class AskRequest(TaskRequest):
 class SummarizeRequest(TaskRequest):
     """Documents to summarize, sent as JSON."""
 
-    instructions: Instructions = Field(None, max_length=4000)
+    instructions: Instructions = None
     words: Words = None
 
 
@@ -118,7 +120,6 @@ class SummarizeForm(BaseModel):
     """`multipart/form-data` for /v1/summarize: one or more `file` parts."""
 
     file: UploadedFiles
-    # Unlike the JSON body, no 4,000-character cap: the multipart path does not enforce one.
     instructions: Instructions = None
     words: Words = None
     options: FormOptions = None

@@ -224,6 +224,22 @@ async def test_malformed_multipart_is_422(client: httpx.AsyncClient) -> None:
     assert_error(response, 422, "invalid_input")
 
 
+async def test_summary_instructions_over_the_limit_are_422_as_json_and_as_multipart(
+    client: httpx.AsyncClient,
+) -> None:
+    instructions = "Focus on the money. " * 201  # 4,020 characters; the limit is 4,000
+    as_json = await client.post(
+        "/v1/summarize", json={"document": REPORT, "instructions": instructions}
+    )
+    as_form = await client.post(
+        "/v1/summarize",
+        files=[("file", ("report.txt", REPORT.encode(), "text/plain"))],
+        data={"instructions": instructions},
+    )
+    for response in (as_json, as_form):
+        assert "instructions" in assert_error(response, 422, "invalid_input")["message"]
+
+
 # ---- 404 / 405 ----
 
 
