@@ -22,11 +22,36 @@ def quickstart_commands() -> list[str]:
     return re.findall(r"```bash\n(.+?)\n```", section, flags=re.DOTALL)
 
 
+# The settings most people change; the README points to .env.example for all of them.
+README_SETTINGS = (
+    "provider",
+    "model",
+    "map_model",
+    "reduce_model",
+    "base_url",
+    "api_key",
+    "chunk_size",
+    "max_concurrency",
+    "reduce_token_budget",
+    "min_relevance",
+    "call_timeout_s",
+    "max_retries",
+    "summary_words",
+    "answer_sentences",
+    "checkpoint_url",
+    "memory_token_budget",
+    "data_dir",
+    "max_document_mb",
+    "api_keys",
+)
+
+
 def settings_table() -> str:
     from pipeline import Settings
 
     rows = ["| variable | default | meaning |", "|---|---|---|"]
-    for name, field in Settings.model_fields.items():
+    for name in README_SETTINGS:
+        field = Settings.model_fields[name]
         rows.append(f"| `LONGDOC_{name.upper()}` | `{field.default}` | {field.description} |")
     return "\n".join(rows) + "\n"
 
