@@ -147,6 +147,22 @@ def test_longer_summary_option_gives_a_longer_summary() -> None:
     assert count_words(short.summary) < count_words(long.summary) <= 400
 
 
+def test_summary_instructions_steer_the_built_in_summary_to_their_topic() -> None:
+    path = SAMPLES / "annual_report.md"
+    plain = summarize(path, words=120)
+    focused = summarize(path, words=120, instructions="Focus on greenhouse gas emissions.")
+    assert not any("emissions" in c.quote for c in plain.citations)
+    assert sum("emissions" in c.quote for c in focused.citations) >= 2
+    assert count_words(focused.summary) <= 120
+    _assert_citations_slice_back(focused, path.read_text())
+
+
+def test_instructions_that_name_no_topic_leave_the_summary_as_it_was() -> None:
+    path = SAMPLES / "annual_report.md"
+    plain = summarize(path, words=120)
+    assert summarize(path, words=120, instructions="Please keep it brief.") == plain
+
+
 def test_japanese_document_is_summarized_with_cited_sentences() -> None:
     path = SAMPLES / "ja_product_history.txt"
     result = summarize(path, words=150)

@@ -52,7 +52,7 @@ class ExtractiveEngine:
     async def read_chunk(self, task: ChunkTask, meter: Meter) -> Finding:
         chunk = task["chunk"]
         if task["task"] == "summarize":
-            return self._summarize_chunk(chunk)
+            return self._summarize_chunk(chunk, summary.focus_terms(task["instructions"]))
         if task["task"] == "remember":
             return self._remember_chunk(chunk)
         hints = task["hints"]
@@ -122,9 +122,8 @@ class ExtractiveEngine:
         *,
         task: Task = "summarize",
     ) -> Draft:
-        order: dict[
-            str, int
-        ] = {}  # documents in reading order: the order their first chunk came in
+        # Documents in reading order: the order their first chunk came in.
+        order: dict[str, int] = {}
         for finding in sorted(findings, key=lambda f: f.chunk):
             for item in finding.evidence:
                 order.setdefault(item.document, len(order))
@@ -135,9 +134,13 @@ class ExtractiveEngine:
         if not pool:
             return Draft(text="")
         # Chat memory ranks by the reader's own scores: centrality would keep chatter.
-        share = 1.0 if task == "remember" else summary.LOCAL_SHARE
+        remember = task == "remember"
         picked = summary.select(
-            [e.quote for e in pool], [e.score for e in pool], words, local_share=share
+            [e.quote for e in pool],
+            [e.score for e in pool],
+            words,
+            local_share=1.0 if remember else summary.LOCAL_SHARE,
+            focus=frozenset() if remember else summary.focus_terms(instructions),
         )
         if not picked:  # even the shortest sentence is over budget: cut the best one
             picked_evidence = [_cut(max(pool, key=lambda e: e.score), words)]
@@ -167,8 +170,8 @@ class ExtractiveEngine:
             confidence=5 if kept else 0,
         )
 
-    def _summarize_chunk(self, chunk: Chunk) -> Finding:
-        candidates = summary.central_sentences(chunk["text"])
+    def _summarize_chunk(self, chunk: Chunk, focus: frozenset[str]) -> Finding:
+        candidates = summary.central_sentences(chunk["text"], focus)
         return Finding(
             chunk=chunk["id"],
             chunks=[chunk["id"]],

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.engines.sentences import is_heading, sentence_spans
-from pipeline.engines.terms import tokens
+from pipeline.engines.terms import query_terms, tokens
 
 DAMPING = 0.85
 """PageRank damping for LexRank: 15% of each sentence's score is spread evenly."""
@@ -21,6 +21,22 @@ MIN_TERMS = 4
 LOCAL_SHARE = 0.5
 """Final score = LOCAL_SHARE x centrality in its chunk + the rest x centrality among all
 candidates, so a sentence central to its part and to the whole document wins."""
+FOCUS_WEIGHT = 2.0
+"""With instructions, a sentence holding any of their topic words has its score multiplied
+by up to 1 + this: "Focus on greenhouse gas emissions" triples a sentence with all three
+words and multiplies one with only "emissions" by 1 + 2 x (1 + 1/3) / 2 = 2.33, since one
+word of a topic usually means the sentence is on it."""
+
+# Words that say how to summarize, not what about: "Focus on", "key points", "briefly".
+_INSTRUCTION_WORDS = frozenset(
+    tokens(
+        "summarize summary summarise focus focusing main key points point mention mentions "
+        "include including highlight emphasize emphasise briefly brief short detail details "
+        "cover covering describe explain list bullet bullets important especially please "
+        "document report text write keep concise",
+        keep_stopwords=True,
+    )
+)
 
 # Sentences end in punctuation, optionally closed by a quote or bracket; titles do not.
 _CLOSED = re.compile(r"[.!?。！？][\"'”’」』)）\]*]*$")
@@ -45,11 +61,23 @@ class Candidate:
     score: float
 
 
-def central_sentences(text: str) -> list[Candidate]:
+def focus_terms(instructions: str) -> frozenset[str]:
+    """The topic words of summary instructions: 'Focus on emissions.' -> {'emiss'}."""
+    return frozenset(query_terms(instructions)) - _INSTRUCTION_WORDS
+
+
+def focus_boost(terms: list[str], focus: frozenset[str]) -> float:
+    """Score multiplier for a sentence with these terms (see FOCUS_WEIGHT); 1.0 without focus."""
+    held = len(focus.intersection(terms))
+    return 1 + FOCUS_WEIGHT * (1 + held / len(focus)) / 2 if held else 1.0
+
+
+def central_sentences(text: str, focus: frozenset[str] = frozenset()) -> list[Candidate]:
     """The chunk's most central sentences: about a fifth of them, at least three.
 
     A chunk of 40 sentences offers its 8 best, so even a 250-word summary of a
-    one-chunk document has more candidates (~8 x 25 words) than it can use.
+    one-chunk document has more candidates (~8 x 25 words) than it can use. With focus
+    terms (see focus_terms), centrality is weighted by focus_boost before choosing.
     """
     every = [(s, e, tokens(text[s:e])) for s, e in sentence_spans(text)]  # stem once
     kept = [(s, e, terms) for s, e, terms in every if _is_prose(text[s:e], terms)]
@@ -59,6 +87,7 @@ def central_sentences(text: str) -> list[Candidate]:
         return []
     spans = [(s, e) for s, e, _ in kept]
     scores = lexrank(tfidf_matrix([terms for _, _, terms in kept]))
+    scores = scores * np.array([focus_boost(terms, focus) for _, _, terms in kept])
     keep = max(3, math.ceil(len(spans) / 5))
     best = sorted(range(len(spans)), key=lambda i: -scores[i])[:keep]
     return [Candidate(spans[i][0], spans[i][1], float(scores[i])) for i in sorted(best)]
@@ -114,15 +143,22 @@ def tfidf_matrix(sentences: list[list[str]]) -> np.ndarray:
 
 
 def select(
-    texts: list[str], local: list[float], words: int, local_share: float = LOCAL_SHARE
+    texts: list[str],
+    local: list[float],
+    words: int,
+    local_share: float = LOCAL_SHARE,
+    focus: frozenset[str] = frozenset(),
 ) -> list[int]:
     """Indices of the sentences to keep: best first, no near-duplicates, within `words`.
 
     Sentences that would overflow the budget are skipped in favour of shorter ones,
     so a 250-word budget fills to ~240 rather than stopping at the first long sentence.
+    `local` scores come from the map step, focus already applied; the global centrality
+    gets the same focus_boost here.
     """
-    vectors = tfidf_matrix([tokens(t) for t in texts])  # built once: ranking and dedup
-    global_scores = lexrank(vectors)
+    terms = [tokens(t) for t in texts]  # stemmed once: ranking, focus and dedup
+    vectors = tfidf_matrix(terms)
+    global_scores = lexrank(vectors) * np.array([focus_boost(t, focus) for t in terms])
     local_array = np.asarray(local, dtype=float)
     if local_array.mean() > 0:
         local_array = local_array / local_array.mean()
