@@ -82,6 +82,54 @@ NOT_FOUND: dict[Language, str] = {
 
 EMPTY_SUMMARY = "The documents contain no text that could be summarized."
 
+# The built-in engine's chat replies, in the language of the user's message.
+SMALL_TALK_REPLIES: dict[Language, dict[str, str]] = {
+    "en": {
+        "greeting": "Hello! Attach a document and ask me about it; I answer with cited sentences.",
+        "thanks": "You're welcome.",
+        "bye": "Goodbye.",
+        "ack": "Good. Ask me anything about your documents.",
+    },
+    "ja": {
+        "greeting": "こんにちは！文書を添付して質問してください。引用した文でお答えします。",
+        "thanks": "どういたしまして。",
+        "bye": "さようなら。",
+        "ack": "はい。文書について何でも聞いてください。",
+    },
+    "ko": {
+        "greeting": "안녕하세요! 문서를 첨부하고 질문해 주세요. 인용한 문장으로 답해 드립니다.",
+        "thanks": "천만에요.",
+        "bye": "안녕히 가세요.",
+        "ack": "네. 문서에 대해 무엇이든 물어보세요.",
+    },
+    "zh": {
+        "greeting": "你好！请附上文档并提问，我会用引用的句子回答。",
+        "thanks": "不客气。",
+        "bye": "再见。",
+        "ack": "好的。请随意询问关于文档的问题。",
+    },
+}
+NEEDS_MODEL: dict[Language, str] = {
+    "en": "I can't answer that without a language model: the built-in engine only finds "
+    "sentences in your documents or earlier in this conversation, and none of them answers "
+    "it. Attach a document to ask about, or run longdoc with a chat model.",
+    "ja": "言語モデルなしではお答えできません。組み込みエンジンは文書やこれまでの会話から文を"
+    "探すだけで、この質問に答える文はありませんでした。質問したい文書を添付するか、"
+    "チャットモデルを設定して longdoc を実行してください。",
+    "ko": "언어 모델 없이는 답할 수 없습니다. 내장 엔진은 문서나 지금까지의 대화에서 문장을 "
+    "찾을 뿐인데, 이 질문에 답하는 문장이 없습니다. 질문할 문서를 첨부하거나 채팅 모델을 "
+    "설정해 longdoc을 실행하세요.",
+    "zh": "没有语言模型，我无法回答这个问题：内置引擎只能在你的文档或之前的对话中查找句子，"
+    "而没有句子能回答它。请附上要询问的文档，或配置聊天模型后运行 longdoc。",
+}
+# A sentence recalled from the conversation, by who said it: {sentence} is quoted verbatim.
+RECALLED: dict[Language, dict[str, str]] = {
+    "en": {"user": 'You said: "{sentence}"', "assistant": 'I said: "{sentence}"'},
+    "ja": {"user": "あなたの発言：「{sentence}」", "assistant": "私の発言：「{sentence}」"},
+    "ko": {"user": '말씀하신 내용: "{sentence}"', "assistant": '제가 한 말: "{sentence}"'},
+    "zh": {"user": "你说过：“{sentence}”", "assistant": "我说过：“{sentence}”"},
+}
+
 
 def fence(text: str, label: str) -> str:
     """Wrap untrusted text in <document> tags it cannot close early."""

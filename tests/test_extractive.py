@@ -206,6 +206,17 @@ async def test_chat_without_a_model_says_plainly_when_a_model_is_needed() -> Non
     assert "without a language model" in result.answer
 
 
+async def test_chat_without_a_model_answers_in_the_language_of_the_message() -> None:
+    thanks = await _chat("ありがとうございます", [HumanMessage("こんにちは")])
+    assert thanks.answer == "どういたしまして。"
+    recalled = await _chat("私の名前は何ですか？", [HumanMessage("私の名前はアイコです。")])
+    assert recalled.answer == "あなたの発言：「私の名前はアイコです。」"
+    needs_model = await _chat("海の詩を書いてください。", [HumanMessage("私の名前はアイコです。")])
+    assert needs_model.answer.startswith("言語モデルなしでは")
+    korean = await _chat("감사합니다", [])
+    assert korean.answer == "천만에요."
+
+
 def test_two_sentence_document_answers_through_an_irregular_verb_and_cites_only_the_match() -> None:
     text = "Gulls cry over the bay. The lighthouse is kept by Marta Lund."
     result = ask(text, "Who keeps the lighthouse?")

@@ -7,6 +7,8 @@ import re
 from langchain_core.messages import AIMessage, BaseMessage
 
 from pipeline.engines.retrieval import build_query, score_sentences
+from pipeline.language import detect_language
+from pipeline.prompts import NEEDS_MODEL, RECALLED, SMALL_TALK_REPLIES
 
 # Whole messages that are plainly conversation: greetings, thanks, goodbyes, acknowledgements,
 # one or several ("ok, thank you!"), with softeners ("thanks a lot", "hello there"). A message
@@ -27,17 +29,23 @@ _SMALL_TALK = re.compile(
     rf"^\W*(?:{_PHRASE})(?:[\s,.!~]+(?:{_ANY}|{_SOFTENER}))*[\s\W]*$", re.IGNORECASE
 )
 
-REPLIES = {
-    "greeting": "Hello! Attach a document and ask me about it; I answer with cited sentences.",
-    "thanks": "You're welcome.",
-    "bye": "Goodbye.",
-    "ack": "Good. Ask me anything about your documents.",
-}
-NEEDS_MODEL = (
-    "I can't answer that without a language model: the built-in engine only finds sentences "
-    "in your documents or earlier in this conversation, and none of them answers it. Attach "
-    "a document to ask about, or run longdoc with a chat model."
+# Canned replies are never recalled as if they were facts from the conversation.
+_CANNED = frozenset(
+    [
+        *NEEDS_MODEL.values(),
+        *(text for kinds in SMALL_TALK_REPLIES.values() for text in kinds.values()),
+    ]
 )
+
+
+def reply(message: str) -> str:
+    """The answer to small talk, or else that a model is needed, in the message's language.
+
+    An empty message is a greeting: the conversation has just started.
+    """
+    language = detect_language(message)
+    kind = small_talk(message) if message.strip() else "greeting"
+    return SMALL_TALK_REPLIES[language][kind] if kind else NEEDS_MODEL[language]
 
 
 def small_talk(text: str) -> str | None:
@@ -55,8 +63,7 @@ def recall(history: list[BaseMessage], question: str, min_coverage: float) -> st
     'What is my name?' after 'My name is Aiko.' -> 'You said: "My name is Aiko."'.
     Questions asked earlier are not answers, so sentences ending in '?' are skipped.
     """
-    canned = {NEEDS_MODEL, *REPLIES.values()}
-    history = [m for m in history if m.text not in canned]
+    history = [m for m in history if m.text not in _CANNED]
     texts = [str(m.text) for m in history]
     query = build_query(question, texts)
     best: tuple[float, str, BaseMessage] | None = None
@@ -69,5 +76,5 @@ def recall(history: list[BaseMessage], question: str, min_coverage: float) -> st
                 best = (hit.score, sentence, message)
     if best is None:
         return None
-    speaker = "I said" if isinstance(best[2], AIMessage) else "You said"
-    return f'{speaker}: "{best[1]}"'
+    speaker = "assistant" if isinstance(best[2], AIMessage) else "user"
+    return RECALLED[detect_language(question)][speaker].format(sentence=best[1])

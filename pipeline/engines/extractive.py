@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from langchain_core.messages import BaseMessage
+from langchain_core.messages import BaseMessage, HumanMessage
 
 from pipeline.config import Settings
 from pipeline.engines import conversation, summary
@@ -149,15 +149,14 @@ class ExtractiveEngine:
         return Draft(text=" ".join(e.quote for e in picked_evidence), evidence=picked_evidence)
 
     async def chat(self, messages: list[BaseMessage], meter: Meter) -> str:
-        if not messages:
-            return conversation.REPLIES["greeting"]
-        *history, last = messages
+        *history, last = messages or [HumanMessage("")]
         question = last.text
-        kind = conversation.small_talk(question)
-        if kind is not None:
-            return conversation.REPLIES[kind]
-        least = min_coverage(self.settings.min_relevance)
-        return conversation.recall(history, question, least) or conversation.NEEDS_MODEL
+        if conversation.small_talk(question) is None:
+            least = min_coverage(self.settings.min_relevance)
+            recalled = conversation.recall(history, question, least)
+            if recalled is not None:
+                return recalled
+        return conversation.reply(question)
 
     def _remember_chunk(self, chunk: Chunk) -> Finding:
         kept = remembered_sentences(chunk["text"])
