@@ -78,10 +78,12 @@ async def achat(
     ):
         # The graph (and so the model config) first: a bad setting is reported before
         # any document is read.
-        graph = build_graph(model, settings, checkpointer=saver)
+        # Both off the event loop: a first Databricks model imports for seconds, and
+        # loading a PDF waits on its child process.
+        graph = await asyncio.to_thread(build_graph, model, settings, checkpointer=saver)
         if not create:
             await _values(saver, thread_id)
-        loaded = load_documents(documents, settings) if documents else []
+        loaded = await asyncio.to_thread(load_documents, documents, settings) if documents else []
         # Always send `documents`: the channel persists, so an earlier turn's
         # attachment would otherwise be read again by this one.
         out = await graph.ainvoke({"question": message, "documents": loaded}, _config(thread_id))

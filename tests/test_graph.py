@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Any
 
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from pipeline import Settings, ask, build_graph, summarize
+from pipeline import Settings, aask, ask, asummarize, build_graph, service, summarize
 from pipeline.split import split_documents
 from pipeline.tokens import count_tokens
 from tests.fakes import FakeChatModel
@@ -235,3 +237,35 @@ async def test_second_run_on_a_thread_does_not_see_the_first_runs_findings(
     assert second["usage"]["calls"] < first["usage"]["calls"] + second["coverage"]["chunks"]
     state = (await graph.aget_state(config)).values
     assert len(state["findings"]) == second["coverage"]["chunks"]
+
+
+@pytest.mark.parametrize("task", ["ask", "summarize"])
+async def test_async_calls_keep_the_callers_event_loop_free_while_documents_load(
+    task: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A slow load (a big PDF waits on its parser) must not stall the caller's other tasks."""
+    real_load = service.load_documents
+
+    def slow_load(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(0.3)
+        return real_load(*args, **kwargs)
+
+    monkeypatch.setattr(service, "load_documents", slow_load)
+    ticks = 0
+
+    async def tick() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    ticker = asyncio.create_task(tick())
+    try:
+        if task == "ask":
+            answer = (await aask(REPORT, "Who is the chief executive?")).answer
+        else:
+            answer = (await asummarize(REPORT, words=40)).summary
+    finally:
+        ticker.cancel()
+    assert answer
+    assert ticks >= 10  # a blocked loop ticks once at most in those 0.3 s
