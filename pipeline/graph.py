@@ -6,6 +6,7 @@ START -> route --(chat)-----> chat -> END
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -61,3 +62,14 @@ def build_graph(
     return compiled.with_config(
         max_concurrency=settings.max_concurrency, recursion_limit=settings.recursion_limit
     )
+
+
+async def abuild_graph(
+    model: BaseChatModel | None = None,
+    settings: Settings | None = None,
+    *,
+    checkpointer: BaseCheckpointSaver[Any] | None = None,
+) -> Graph:
+    """build_graph in a worker thread: the first Databricks model imports for ~5 s, which
+    would stall every other task on the caller's event loop."""
+    return await asyncio.to_thread(build_graph, model, settings, checkpointer=checkpointer)

@@ -10,7 +10,7 @@ from langchain_core.language_models import BaseChatModel
 
 from pipeline.config import Settings
 from pipeline.documents import Documents, load_documents
-from pipeline.graph import Graph, build_graph
+from pipeline.graph import abuild_graph
 from pipeline.schemas import AskResult, DocumentText, SummaryResult
 from pipeline.state import OutputState, SourceDocument
 
@@ -33,12 +33,6 @@ def summarize_input(
     if words is not None:
         state["summary_words"] = words
     return state
-
-
-async def build_graph_off_loop(model: BaseChatModel | None, settings: Settings) -> Graph:
-    """build_graph in a worker thread: the first Databricks model imports for ~5 s, which
-    would stall every other task on the caller's event loop."""
-    return await asyncio.to_thread(build_graph, model, settings)
 
 
 def document_texts(documents: list[SourceDocument]) -> list[dict[str, Any]]:
@@ -65,7 +59,7 @@ async def aask(
     sent a PDF or HTML file can show each citation in the text its offsets index into.
     """
     settings = settings or Settings()
-    graph = await build_graph_off_loop(model, settings)
+    graph = await abuild_graph(model, settings)
     # Loading waits on a PDF's child process or parses HTML: off the loop too.
     state = await asyncio.to_thread(ask_input, documents, question, settings)
     output = await graph.ainvoke(state)
@@ -101,7 +95,7 @@ async def asummarize(
 ) -> SummaryResult:
     """Summarize `documents` in about `words` words (default `settings.summary_words`)."""
     settings = settings or Settings()
-    graph = await build_graph_off_loop(model, settings)
+    graph = await abuild_graph(model, settings)
     state = await asyncio.to_thread(summarize_input, documents, settings, instructions, words)
     output = await graph.ainvoke(state)
     if include_documents:
@@ -147,7 +141,7 @@ async def stream_events(
 
     The result's `output` holds `documents` (see `document_texts`) when include_documents.
     """
-    graph = await build_graph_off_loop(model, settings)
+    graph = await abuild_graph(model, settings)
     output: dict[str, Any] = {}
     async for mode, chunk in graph.astream(state, stream_mode=["custom", "values"]):
         if mode == "custom":

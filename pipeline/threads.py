@@ -19,7 +19,7 @@ from pipeline.checkpoint import Saver, open_checkpointer, thread_lock
 from pipeline.config import Settings
 from pipeline.documents import Documents, clean_text, load_documents
 from pipeline.errors import InputError, NotFoundError
-from pipeline.graph import build_graph
+from pipeline.graph import abuild_graph
 from pipeline.memory import summary_message, visible
 from pipeline.schemas import ChatResult, ThreadMessage, ThreadView
 
@@ -80,7 +80,7 @@ async def achat(
         # any document is read.
         # Both off the event loop: a first Databricks model imports for seconds, and
         # loading a PDF waits on its child process.
-        graph = await asyncio.to_thread(build_graph, model, settings, checkpointer=saver)
+        graph = await abuild_graph(model, settings, checkpointer=saver)
         if not create:
             await _values(saver, thread_id)
         loaded = await asyncio.to_thread(load_documents, documents, settings) if documents else []

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pipeline.engines.sentences import is_heading, sentence_spans
-from pipeline.engines.terms import SoftFinder, TermFinder, query_terms
+from pipeline.engines.terms import SoftFinder, TermFinder, fold, query_terms
 
 AnswerType = Literal["date", "number", "person", "place", "reason", "name"]
 
@@ -110,6 +110,8 @@ _NUMBER_WORDS = (
     "|eigh|nine)teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundreds?|thousands?"
     "|millions?|billions?|dozens?|half"
 )
+# Two or more capitalized words, initials allowed between: "Silas B. Cobb", "Sun Life Stadium".
+_NAME = r"\b[A-Z][\w'’-]+(?:\s+(?:[A-Z]\.\s*)*[A-Z][\w'’-]+)+"
 _ANSWER_PATTERNS: dict[AnswerType, re.Pattern[str]] = {
     "date": re.compile(
         rf"\b(1[0-9]\d\d|20\d\d)s?\b|\b({_MONTHS})\b|\d+\s*[年月日년월일]"
@@ -119,7 +121,7 @@ _ANSWER_PATTERNS: dict[AnswerType, re.Pattern[str]] = {
         rf"\d[\d,.]*|[一二三四五六七八九十百千万億]+[人個円年件%]|\b(?:{_NUMBER_WORDS})\b",
         re.IGNORECASE,
     ),
-    "person": re.compile(r"\b[A-Z][\w'’-]+(?:\s+(?:[A-Z]\.\s*)*[A-Z][\w'’-]+)+"),
+    "person": re.compile(_NAME),
     # A place is a name after a preposition of place: "in Prague", "at the Louvre".
     "place": re.compile(
         r"\b(?:in|at|near|from|to|into|across|outside|inside|between)\s+(?:the\s+)?[A-Z][\w'’-]+"
@@ -127,7 +129,7 @@ _ANSWER_PATTERNS: dict[AnswerType, re.Pattern[str]] = {
     # A name is introduced by a naming verb, quoted, or written in capitals.
     "name": re.compile(
         r"\b(?:called|named|known as|termed|referred to as|dubbed|nicknamed)\b"
-        r"|[\"“][^\"”]{2,60}[\"”]|\b[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)+"
+        rf"|[\"“][^\"”]{{2,60}}[\"”]|{_NAME}"
     ),
     # A reason is stated with a connective: "because ...", "due to ...", "...のため".
     "reason": re.compile(
@@ -202,7 +204,8 @@ def build_query(question: str, texts: list[str]) -> Query:
         sentences += len(spans)
         length += sum(end - start for start, end in spans)
         df.update(
-            term for _, term in {(bisect.bisect_right(ends, p), t) for p, t in finder.find(text)}
+            term
+            for _, term in {(bisect.bisect_right(ends, p), t) for p, t in finder.find(fold(text))}
         )
     n = sentences + PRIOR_SENTENCES
 
@@ -231,8 +234,9 @@ def score_sentences(text: str, query: Query) -> list[Hit]:
         return []
     ends = [end for _, end in spans]
     counts: dict[int, dict[str, float]] = {}
-    matches = [(p, t, 1.0) for p, t in query.finder.find(text)]
-    matches += [(p, t, SOFT_WEIGHT) for p, t in query.soft.find(text)]
+    folded = fold(text)  # same length: positions index `text`
+    matches = [(p, t, 1.0) for p, t in query.finder.find(folded)]
+    matches += [(p, t, SOFT_WEIGHT) for p, t in query.soft.find(folded)]
     for position, term, count in matches:
         sid = bisect.bisect_right(ends, position)
         if sid < len(spans):
@@ -369,7 +373,7 @@ def diverse_order(question: str, sentences: list[str], scores: list[float], k: i
     touchdowns" adds 'game' and is cited before it when their scores are close.
     """
     finder = TermFinder(query_terms(content_question(question)))
-    held = [{term for _, term in finder.find(sentence)} for sentence in sentences]
+    held = [{term for _, term in finder.find(fold(sentence))} for sentence in sentences]
     left = sorted(range(len(sentences)), key=lambda i: (-scores[i], i))
     order = left[:1]  # the best-scored sentence always comes first
     del left[:1]

@@ -221,8 +221,10 @@ class TermFinder:
         self._gram_re = _gram_pattern(tuple(sorted(self.grams)))
 
     def find(self, text: str) -> list[tuple[int, str]]:
-        """(position, term) of every occurrence, in no particular order."""
-        text = fold(text)
+        """(position, term) of every occurrence, in no particular order.
+
+        `text` must have been through fold(): callers fold a chunk once for every finder.
+        """
         hits: list[tuple[int, str]] = []
         if self._word_re is not None:
             words = self.words
@@ -302,11 +304,11 @@ class SoftFinder:
         self._re = _soft_pattern(tuple(sorted(self.by_prefix)))
 
     def find(self, text: str) -> list[tuple[int, str]]:
-        """(position, query term) of each related word, in no particular order."""
+        """(position, query term) of each related word; `text` folded as for TermFinder."""
         if self._re is None:
             return []
         hits: list[tuple[int, str]] = []
-        for match in self._re.finditer(fold(text)):
+        for match in self._re.finditer(text):
             word = match.group().lower()
             found = stem(word)
             for term in self.by_prefix.get(word[:SOFT_PREFIX], ()):
