@@ -11,8 +11,7 @@ from langchain_core.language_models import BaseChatModel
 
 from api import errors
 from api.auth import api_keys, require_api_key
-from api.limits import BODY_SLACK_BYTES, Admission, BodyLimit
-from api.models import (
+from api.bodies import (
     AskForm,
     AskRequest,
     MessageForm,
@@ -21,10 +20,10 @@ from api.models import (
     SummarizeForm,
     SummarizeRequest,
 )
+from api.limits import BODY_SLACK_BYTES, Admission, BodyLimit
 from api.routes import documents, health, page, threads
 from pipeline.config import Settings
 from pipeline.engines.factory import make_engine
-from pipeline.models import load_model_factory
 
 DESCRIPTION = """Ask questions of long documents and summarize them, with citations that are
 exact character spans (and pages, for PDFs) of the source.
@@ -65,15 +64,14 @@ def create_app(settings: Settings | None = None, *, model: BaseChatModel | None 
 
 
 def create_app_from_env() -> FastAPI:
-    """The app `longdoc serve` runs: Settings from LONGDOC_*, the model from model_factory.
+    """The app `longdoc serve` runs: Settings (and LONGDOC_MODEL_FACTORY) from LONGDOC_*.
 
     The engine is built once here so a bad provider setting stops the server at
     startup with its ConfigError, instead of failing every request later.
     """
     settings = Settings()
-    model = load_model_factory(settings.model_factory) if settings.model_factory else None
-    make_engine(model, settings)
-    return create_app(settings, model=model)
+    make_engine(None, settings)
+    return create_app(settings)
 
 
 def _max_body_bytes(settings: Settings) -> int:

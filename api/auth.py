@@ -6,8 +6,8 @@ import hmac
 
 from fastapi import Request
 
-from api.errors import UnauthorizedError
 from pipeline.config import Settings
+from pipeline.errors import UnauthorizedError
 
 
 def api_keys(settings: Settings) -> list[bytes]:

@@ -1,58 +1,32 @@
 """The one mapping from longdoc's error tree (and HTTP-level failures) to JSON error responses.
 
-Every error body is `{"error": {"code", "message", "hint"}}`. Status codes:
-
-    UnsupportedTypeError 415   TooLargeError 413   InputError 422 (and invalid fields)
-    NotFoundError 404          BusyError 429 + Retry-After
-    ModelTimeoutError 504      ModelError 502      StorageError 503
-    ConfigError 500: the server's own settings are wrong; no request can fix it, so it is
-    the server's fault, and it is logged. Anything unexpected is a 500 `internal_error`
-    whose message leaks nothing.
+Every error body is `{"error": {"code", "message", "hint"}}`, and STATUS below is the only
+place a status code is chosen; routes document their errors through `documented`, which
+reads it. A ConfigError is a 500: the server's own settings are wrong, no request can fix
+it, and it is logged. Anything unexpected is a 500 `internal_error` whose message leaks
+nothing.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any, ClassVar
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from api.bodies import ErrorResponse
 from pipeline import errors
 
 log = logging.getLogger("longdoc.api")
 
-
-class BusyError(errors.LongdocError):
-    """The server is at its limit of requests in progress; the caller should come back."""
-
-    code = "busy"
-    retryable = True
-    default_hint = "The server is busy; retry after the number of seconds in Retry-After."
-    retry_after_s: ClassVar[int] = 1
-
-
-class RequestTimeoutError(errors.ModelTimeoutError):
-    """The whole request ran past `request_timeout_s` (a 504, like a model timeout)."""
-
-    code = "request_timeout"
-    default_hint = "Send a smaller document, or raise LONGDOC_REQUEST_TIMEOUT_S."
-
-
-class UnauthorizedError(errors.LongdocError):
-    """A /v1 route was called without a valid API key."""
-
-    code = "unauthorized"
-    default_hint = "Send 'Authorization: Bearer <key>' or 'X-API-Key: <key>'."
-
-
 # Most specific first: the first isinstance match wins.
 STATUS: list[tuple[type[errors.LongdocError], int]] = [
     (errors.StorageError, 503),
-    (UnauthorizedError, 401),
-    (BusyError, 429),
+    (errors.UnauthorizedError, 401),
+    (errors.BusyError, 429),
     (errors.UnsupportedTypeError, 415),
     (errors.TooLargeError, 413),
     (errors.InputError, 422),
@@ -60,8 +34,10 @@ STATUS: list[tuple[type[errors.LongdocError], int]] = [
     (errors.ModelTimeoutError, 504),
     (errors.ModelError, 502),
     (errors.ConfigError, 500),
+    (errors.InternalError, 500),
 ]
 
+# Failures Starlette raises before a route runs, with their code and hint.
 _HTTP_CODES = {
     404: ("not_found", "Check the URL; the API lives under /v1 (see /docs)."),
     405: ("method_not_allowed", "Check the HTTP method for this URL in /docs."),
@@ -70,8 +46,19 @@ _HTTP_CODES = {
 }
 
 
-def status_of(exc: errors.LongdocError) -> int:
-    return next((status for cls, status in STATUS if isinstance(exc, cls)), 500)
+def status_of(exc: errors.LongdocError | type[errors.LongdocError]) -> int:
+    cls = exc if isinstance(exc, type) else type(exc)
+    return next((status for kind, status in STATUS if issubclass(cls, kind)), 500)
+
+
+def documented(
+    meanings: dict[type[errors.LongdocError], str],
+) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI `responses` for the errors a route can answer with, each in its own words."""
+    return {
+        status_of(kind): {"model": ErrorResponse, "description": meaning}
+        for kind, meaning in meanings.items()
+    }
 
 
 def error_body(code: str, message: str, hint: str = "") -> dict[str, Any]:
@@ -82,8 +69,10 @@ def error_response(exc: errors.LongdocError) -> JSONResponse:
     status = status_of(exc)
     if status >= 500:
         log.error("%s: %s", type(exc).__name__, exc.message)
-    headers = {"Retry-After": str(exc.retry_after_s)} if isinstance(exc, BusyError) else None
-    if isinstance(exc, UnauthorizedError):
+    headers = None
+    if isinstance(exc, errors.BusyError):
+        headers = {"Retry-After": str(exc.retry_after_s)}
+    elif isinstance(exc, errors.UnauthorizedError):
         headers = {"WWW-Authenticate": "Bearer"}
     return JSONResponse(error_body(**exc.to_dict()), status_code=status, headers=headers)
 
@@ -113,10 +102,7 @@ def install(app: FastAPI) -> None:
 
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unexpected error on %s %s", request.method, request.url.path)
-        return JSONResponse(
-            error_body("internal_error", "the server failed unexpectedly", "Try again later."),
-            status_code=500,
-        )
+        return error_response(errors.InternalError())
 
     app.add_exception_handler(errors.LongdocError, longdoc_error)
     app.add_exception_handler(RequestValidationError, invalid_fields)

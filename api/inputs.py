@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
@@ -12,12 +12,13 @@ from fastapi import Request
 from pydantic import BaseModel, ValidationError
 from starlette.datastructures import FormData, UploadFile
 
+from api.bodies import Instructions, MessageRequest, Options, Words
 from api.errors import describe_validation
-from api.models import Instructions, MessageRequest, Options, Words
-from api.tasks import Task
+from api.tasks import TaskEndpoint
 from pipeline.config import Settings
 from pipeline.documents import from_bytes
 from pipeline.errors import InputError, UnsupportedTypeError
+from pipeline.types import DocumentText
 
 MAX_FILES = 100
 M = TypeVar("M", bound=BaseModel)
@@ -27,8 +28,9 @@ M = TypeVar("M", bound=BaseModel)
 class Job:
     """One request's work: what to read, which task to run on it, and the settings to use."""
 
-    task: Task
-    documents: list[dict[str, Any]]
+    task: TaskEndpoint
+    documents: Sequence[DocumentText | dict[str, Any]]
+    """Uploads already loaded (DocumentTexts), or JSON documents as `{"id", "text"}` dicts."""
     settings: Settings
     params: dict[str, Any]
     """The task's own fields (`task.fields`): the question, or instructions and words."""
@@ -37,7 +39,7 @@ class Job:
     load_ms: float = 0.0
 
 
-async def read_job(request: Request, task: Task, settings: Settings) -> Job:
+async def read_job(request: Request, task: TaskEndpoint, settings: Settings) -> Job:
     """The request as a Job; InputError (422) or UnsupportedTypeError (415) when it is unusable."""
     started = time.perf_counter()
     if _body_kind(request) == "json":
@@ -62,7 +64,7 @@ def _body_kind(request: Request) -> Literal["json", "form"]:
     )
 
 
-async def _from_json(request: Request, task: Task, settings: Settings) -> Job:
+async def _from_json(request: Request, task: TaskEndpoint, settings: Settings) -> Job:
     parsed = _validate(task.request, await request.body())
     return Job(
         task,
@@ -89,7 +91,7 @@ def _files(form: FormData) -> list[tuple[int, UploadFile | str]]:
     return list(enumerate(form.getlist("file"), start=1))
 
 
-async def _upload(upload: UploadFile | str, index: int, settings: Settings) -> dict[str, Any]:
+async def _upload(upload: UploadFile | str, index: int, settings: Settings) -> DocumentText:
     if isinstance(upload, UploadFile):
         raw, name = await upload.read(), upload.filename or f"file{index}"
     else:  # a plain form field named 'file' carries text
@@ -98,7 +100,7 @@ async def _upload(upload: UploadFile | str, index: int, settings: Settings) -> d
     return await anyio.to_thread.run_sync(from_bytes, raw, name, settings)
 
 
-async def _from_form(request: Request, task: Task, settings: Settings) -> Job:
+async def _from_form(request: Request, task: TaskEndpoint, settings: Settings) -> Job:
     form = await _read_form(request)
     try:
         return await _job_from_form(form, task, settings)
@@ -106,7 +108,7 @@ async def _from_form(request: Request, task: Task, settings: Settings) -> Job:
         await form.close()  # uploads spool to temporary files; remove them now
 
 
-async def _job_from_form(form: FormData, task: Task, settings: Settings) -> Job:
+async def _job_from_form(form: FormData, task: TaskEndpoint, settings: Settings) -> Job:
     uploads = _files(form)
     if not uploads:
         raise InputError("no 'file' part was sent", hint="Attach documents as 'file' parts.")
@@ -147,7 +149,7 @@ def _instructions(value: str | None) -> str | None:
     return _validate(_FormValues, {"instructions": value}).instructions if value else None
 
 
-# How each Task.fields entry is read from its multipart text field. An empty field counts
+# How each TaskEndpoint.fields entry is read from its multipart text field. An empty field counts
 # as not sent, but a question is required.
 _TASK_FORM_FIELDS: dict[str, Callable[[str | None], Any]] = {
     "question": _question,
@@ -158,7 +160,7 @@ _TASK_FORM_FIELDS: dict[str, Callable[[str | None], Any]] = {
 
 async def read_message(
     request: Request, settings: Settings
-) -> tuple[str, list[dict[str, Any]] | None]:
+) -> tuple[str, Sequence[DocumentText | dict[str, Any]] | None]:
     """A chat turn's message and attached documents (None when none), JSON or multipart."""
     if _body_kind(request) == "json":
         parsed = _validate(MessageRequest, await request.body())

@@ -6,8 +6,8 @@ import json
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.errors import BusyError, error_body
-from pipeline.errors import TooLargeError
+from api.errors import error_body
+from pipeline.errors import BusyError, TooLargeError
 
 # Room for the question, field names and multipart boundaries on top of the documents:
 # a 4,000-character question JSON-escaped as \uXXXX is 24 KB, well inside 64 KiB.
@@ -80,8 +80,8 @@ async def _send_too_large(send: Send, max_bytes: int) -> None:
 class Admission:
     """At most `limit` requests in progress in this process; the next one gets 429.
 
-    Model calls themselves are capped process-wide in pipeline.calls; this cap keeps the
-    queue in front of them short, so a burst is told to come back instead of piling up
+    Model calls themselves are capped process-wide (pipeline/engines/llm/calls.py); this cap
+    keeps the queue in front of them short, so a burst is told to come back instead of piling up
     until every request times out. One event loop serves the app, so no lock is needed.
     """
 

@@ -1,4 +1,4 @@
-"""Running a Job through pipeline.service: whole, or as progress events, under the time limit."""
+"""Running a Job through its service stream: whole, or as progress events, under the time limit."""
 
 from __future__ import annotations
 
@@ -10,44 +10,45 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-from api.errors import RequestTimeoutError
+from api.bodies import AskResponse, SummarizeResponse, Timings
 from api.inputs import Job
-from api.models import AskResponse, SummarizeResponse, Timings
 from api.tasks import Result
 from pipeline.config import Settings
-from pipeline.service import stream_events
+from pipeline.errors import RequestTimeoutError
+from pipeline.service import ProgressEvent
 
 
 async def run_job(job: Job, model: BaseChatModel | None) -> AskResponse | SummarizeResponse:
     """The job's result with timings; RequestTimeoutError past `request_timeout_s`."""
     run_started = time.perf_counter()
+    result: Result | None = None
     async with request_deadline(job.settings):
-        result = await job.task.run(
-            job.documents,
-            model=model,
-            settings=job.settings,
-            include_documents=job.include_documents,
-            **job.params,
-        )
+        async for item in _stream(job, model):
+            if not isinstance(item, dict):
+                result = item
+    assert result is not None
     return respond(job, result, run_started)
 
 
 async def job_events(job: Job, model: BaseChatModel | None) -> AsyncGenerator[dict[str, Any]]:
     """The job's progress events, then a `result` event carrying the full response JSON."""
     run_started = time.perf_counter()
-    # Checking a 19 MB document takes ~90 ms: off the loop, like the JSON path's run.
-    state = await asyncio.to_thread(
-        job.task.graph_input, job.documents, settings=job.settings, **job.params
-    )
     async with request_deadline(job.settings):
-        async for event in stream_events(
-            state, model=model, settings=job.settings, include_documents=job.include_documents
-        ):
-            if event.get("event") != "result":
-                yield event
-                continue
-            result = job.task.result(event["output"])
-            yield {"event": "result", **respond(job, result, run_started).model_dump()}
+        async for item in _stream(job, model):
+            if isinstance(item, dict):
+                yield item
+            else:
+                yield {"event": "result", **respond(job, item, run_started).model_dump()}
+
+
+def _stream(job: Job, model: BaseChatModel | None) -> AsyncIterator[ProgressEvent | Result]:
+    return job.task.stream(
+        job.documents,
+        model=model,
+        settings=job.settings,
+        include_documents=job.include_documents,
+        **job.params,
+    )
 
 
 def respond(job: Job, result: Result, run_started: float) -> AskResponse | SummarizeResponse:

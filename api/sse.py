@@ -12,7 +12,7 @@ from typing import Any
 from starlette.types import Receive, Scope, Send
 
 from api.errors import error_body, error_response
-from pipeline.errors import LongdocError
+from pipeline.errors import InternalError, LongdocError
 
 log = logging.getLogger("longdoc.api")
 
@@ -64,9 +64,9 @@ class EventStream:
                         inbox.put_nowait(event)
             except LongdocError as exc:
                 inbox.put_nowait(exc)
-            except Exception as exc:
+            except Exception:
                 log.exception("stream failed")
-                inbox.put_nowait(_internal(exc))
+                inbox.put_nowait(InternalError())
             finally:
                 inbox.put_nowait(None)  # the end, however it came (cancelled included)
 
@@ -82,7 +82,7 @@ class EventStream:
         try:
             first = await inbox.get()
             if isinstance(first, LongdocError) or first is None:
-                error = first or _internal(RuntimeError("no events"))
+                error = first or InternalError()
                 await error_response(error)(scope, receive, send)
                 return
             await send(_START)
@@ -128,12 +128,3 @@ _START = {
         (b"x-accel-buffering", b"no"),  # nginx: deliver each event as it comes
     ],
 }
-
-
-class _Internal(LongdocError):
-    code = "internal_error"
-    default_hint = "Try again later."
-
-
-def _internal(exc: Exception) -> LongdocError:
-    return _Internal("the server failed unexpectedly")

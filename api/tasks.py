@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Any
 
 from pydantic import BaseModel
 
-from api.models import (
+from api.bodies import (
     AskForm,
     AskRequest,
     AskResponse,
@@ -17,48 +16,40 @@ from api.models import (
     SummarizeResponse,
     TaskRequest,
 )
-from pipeline.schemas import AskResult, SummaryResult
-from pipeline.service import aask, ask_input, asummarize, summarize_input, summary_result
+from pipeline.results import AskResult, SummaryResult
+from pipeline.service import ProgressEvent, stream_ask, stream_summarize
 
 Result = AskResult | SummaryResult
 
 
 @dataclass(frozen=True)
-class Task:
-    """One document task: its own request fields, its bodies, and how pipeline.service runs it.
+class TaskEndpoint:
+    """One document task: its own request fields, its bodies, and the service stream it runs.
 
     `fields` are named as both the request bodies and pipeline.service's arguments name
-    them, so a Job passes them on by keyword: `run(documents, ..., question=...)`.
+    them, so a Job passes them on by keyword: `stream(documents, ..., question=...)`.
     """
 
     fields: tuple[str, ...]
     request: type[TaskRequest]
     form: type[BaseModel]
     response: type[AskResponse] | type[SummarizeResponse]
-    run: Callable[..., Awaitable[Result]]
-    """The whole run, for a JSON response."""
-    graph_input: Callable[..., dict[str, Any]]
-    """The graph's input state, for a run streamed as events."""
-    result: Callable[[dict[str, Any]], Result]
-    """A streamed run's graph output as the task's result."""
+    stream: Callable[..., AsyncIterator[ProgressEvent | Result]]
+    """Progress events, then the result (pipeline.service.stream_ask or stream_summarize)."""
 
 
-ASK = Task(
+ASK = TaskEndpoint(
     fields=("question",),
     request=AskRequest,
     form=AskForm,
     response=AskResponse,
-    run=aask,
-    graph_input=ask_input,
-    result=AskResult.model_validate,
+    stream=stream_ask,
 )
 
-SUMMARIZE = Task(
+SUMMARIZE = TaskEndpoint(
     fields=("instructions", "words"),
     request=SummarizeRequest,
     form=SummarizeForm,
     response=SummarizeResponse,
-    run=asummarize,
-    graph_input=summarize_input,
-    result=summary_result,
+    stream=stream_summarize,
 )

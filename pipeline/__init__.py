@@ -2,29 +2,30 @@
 
 from pipeline.config import Settings
 from pipeline.errors import (
+    BusyError,
     ConfigError,
     InputError,
     LongdocError,
     ModelError,
     ModelTimeoutError,
     NotFoundError,
+    RequestTimeoutError,
     StorageError,
     TooLargeError,
     UnsupportedTypeError,
 )
-from pipeline.graph import build_graph
-from pipeline.schemas import (
+from pipeline.graph.build import build_graph
+from pipeline.results import (
     AskResult,
     ChatResult,
     Citation,
     Coverage,
-    Finding,
     SummaryResult,
     ThreadMessage,
     ThreadView,
     Usage,
 )
-from pipeline.service import aask, ask, asummarize, summarize
+from pipeline.service import aask, ask, asummarize, stream_ask, stream_summarize, summarize
 from pipeline.threads import (
     achat,
     acreate_thread,
@@ -35,19 +36,23 @@ from pipeline.threads import (
     delete_thread,
     get_thread,
 )
+from pipeline.types import DocumentText, Finding
 
 __all__ = [
     "AskResult",
+    "BusyError",
     "ChatResult",
     "Citation",
     "ConfigError",
     "Coverage",
+    "DocumentText",
     "Finding",
     "InputError",
     "LongdocError",
     "ModelError",
     "ModelTimeoutError",
     "NotFoundError",
+    "RequestTimeoutError",
     "Settings",
     "StorageError",
     "SummaryResult",
@@ -68,5 +73,7 @@ __all__ = [
     "create_thread",
     "delete_thread",
     "get_thread",
+    "stream_ask",
+    "stream_summarize",
     "summarize",
 ]

@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import Field, JsonValue, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+SHAPES_OUTPUT = "shapes_output"
+
+
+def setting(default: Any, *, shapes_output: bool = False, **kwargs: Any) -> Any:
+    """A settings field; `shapes_output=True` marks one that can change what an answer or a
+    summary says, so batch outputs (and cached results) made under another value are stale.
+    Timeouts, retries, limits and storage places only change how a run goes."""
+    extra: dict[str, JsonValue] | None = {SHAPES_OUTPUT: True} if shapes_output else None
+    return Field(default, json_schema_extra=extra, **kwargs)
 
 
 class Settings(BaseSettings):
@@ -16,151 +26,187 @@ class Settings(BaseSettings):
         env_prefix="LONGDOC_", env_file=".env", extra="ignore", frozen=True
     )
 
-    provider: Literal["extractive", "openai", "databricks"] = Field(
+    provider: Literal["extractive", "openai", "databricks"] = setting(
         "extractive",
         description="Who reads: the built-in `extractive` engine (no model), any OpenAI-compatible "
         "server (`openai`), or a Databricks serving endpoint (`databricks`).",
+        shapes_output=True,
     )
-    model: str = Field(
-        "", description="Chat model name (Databricks: serving endpoint name); needed by a provider."
+    model: str = setting(
+        "",
+        description="Chat model name (Databricks: serving endpoint name); needed by a provider.",
+        shapes_output=True,
     )
-    map_model: str = Field(
-        "", description="Model that routes and reads each chunk; empty means `model`."
+    map_model: str = setting(
+        "",
+        description="Model that routes and reads each chunk; empty means `model`.",
+        shapes_output=True,
     )
-    reduce_model: str = Field(
-        "", description="Model that collapses findings and writes answers; empty means `model`."
+    reduce_model: str = setting(
+        "",
+        description="Model that collapses findings and writes answers; empty means `model`.",
+        shapes_output=True,
     )
-    base_url: str = Field(
+    base_url: str = setting(
         "",
         description="Server URL; empty falls back to OPENAI_BASE_URL (openai) or DATABRICKS_HOST.",
+        shapes_output=True,
     )
-    api_key: SecretStr | None = Field(
+    api_key: SecretStr | None = setting(
         None, description="API key; unset falls back to OPENAI_API_KEY or DATABRICKS_TOKEN."
     )
-    temperature: float | None = Field(
+    temperature: float | None = setting(
         0.0,
         ge=0,
         le=2,
         description="Sampling temperature; 0 keeps readings repeatable, empty leaves it to the "
         "server (reasoning models accept no other).",
+        shapes_output=True,
     )
-    max_output_tokens: int | None = Field(
-        None, ge=1, description="Most tokens one model reply may have; unset: the server's limit."
+    max_output_tokens: int | None = setting(
+        None,
+        ge=1,
+        description="Most tokens one model reply may have; unset: the server's limit.",
+        shapes_output=True,
     )
-    structured_method: Literal["auto", "json_schema", "function_calling", "json_mode"] = Field(
+    structured_method: Literal["auto", "json_schema", "function_calling", "json_mode"] = setting(
         "auto",
         description="How typed replies are asked for; auto: json_schema on openai, "
         "function_calling on databricks.",
+        shapes_output=True,
     )
 
-    chunk_size: int = Field(
-        2000, ge=50, le=200_000, description="Target chunk size in tokens for the map step."
+    chunk_size: int = setting(
+        2000,
+        ge=50,
+        le=200_000,
+        description="Target chunk size in tokens for the map step.",
+        shapes_output=True,
     )
-    chunk_overlap: int = Field(
-        50, ge=0, description="Tokens shared by neighbouring chunks so no sentence is cut blind."
+    chunk_overlap: int = setting(
+        50,
+        ge=0,
+        description="Tokens shared by neighbouring chunks so no sentence is cut blind.",
+        shapes_output=True,
     )
-    max_concurrency: int = Field(
+    max_concurrency: int = setting(
         8, ge=1, le=1024, description="Most model calls (and map tasks) in flight at once."
     )
-    reduce_token_budget: int = Field(
+    reduce_token_budget: int = setting(
         6000,
         ge=200,
         description="Most tokens of findings the final answer may read; more is collapsed first.",
+        shapes_output=True,
     )
-    collapse_max_rounds: int = Field(
-        4, ge=1, le=20, description="Most collapse rounds before findings are truncated to fit."
+    collapse_max_rounds: int = setting(
+        4,
+        ge=1,
+        le=20,
+        description="Most collapse rounds before findings are truncated to fit.",
+        shapes_output=True,
     )
-    min_relevance: int = Field(
-        2, ge=0, le=10, description="Findings rated below this (0-10) are dropped before reduce."
+    min_relevance: int = setting(
+        2,
+        ge=0,
+        le=10,
+        description="Findings rated below this (0-10) are dropped before reduce.",
+        shapes_output=True,
     )
-    call_timeout_s: float = Field(
+    call_timeout_s: float = setting(
         60.0, gt=0, description="Seconds one model call may take before it counts as failed."
     )
-    max_retries: int = Field(
+    max_retries: int = setting(
         3, ge=0, le=10, description="Retries of a model call on 429, 5xx, timeouts and drops."
     )
-    retry_initial_s: float = Field(
+    retry_initial_s: float = setting(
         0.5, ge=0, description="First retry delay in seconds; doubles each retry, with jitter."
     )
-    retry_max_s: float = Field(
+    retry_max_s: float = setting(
         30.0, ge=0, description="Longest wait between retries, Retry-After included."
     )
-    max_document_mb: float = Field(
+    max_document_mb: float = setting(
         20.0, gt=0, description="Largest total document size accepted, in megabytes."
     )
-    max_chunks: int = Field(5000, ge=1, description="Most chunks one request may split into.")
-    max_question_chars: int = Field(
+    max_chunks: int = setting(5000, ge=1, description="Most chunks one request may split into.")
+    max_question_chars: int = setting(
         4000, ge=1, description="Longest question accepted, in characters."
     )
-    recursion_limit: int = Field(
+    recursion_limit: int = setting(
         50, ge=10, description="LangGraph step limit per run; the graph needs about a dozen."
     )
-    summary_words: int = Field(
-        250, ge=20, le=5000, description="Target length of a summary, in words."
+    summary_words: int = setting(
+        250, ge=20, le=5000, description="Target length of a summary, in words.", shapes_output=True
     )
-    answer_sentences: int = Field(
-        2, ge=1, le=10, description="Sentences the built-in engine puts in an answer."
+    answer_sentences: int = setting(
+        2,
+        ge=1,
+        le=10,
+        description="Sentences the built-in engine puts in an answer.",
+        shapes_output=True,
     )
-    checkpoint_url: str | None = Field(
+    checkpoint_url: str | None = setting(
         None,
         description="postgresql://... keeps chat threads in PostgreSQL; unset: SQLite in data_dir.",
     )
-    memory_trigger: Literal["tokens", "messages"] = Field(
+    memory_trigger: Literal["tokens", "messages"] = setting(
         "tokens", description="What folds chat history into the summary: a token or message count."
     )
-    memory_token_budget: int = Field(
+    memory_token_budget: int = setting(
         2000, ge=200, description="Tokens of summary plus kept messages a chat prompt may hold."
     )
-    memory_max_messages: int = Field(
+    memory_max_messages: int = setting(
         20, ge=2, description="Messages a chat prompt may hold when memory_trigger=messages."
     )
-    memory_keep_messages: int = Field(
+    memory_keep_messages: int = setting(
         4, ge=0, description="Most recent messages always kept verbatim, never folded."
     )
-    memory_summary_words: int = Field(
+    memory_summary_words: int = setting(
         150, ge=20, le=2000, description="Target length of the running chat summary, in words."
     )
-    evidence_sentences: int = Field(
+    evidence_sentences: int = setting(
         3,
         ge=1,
         le=20,
         description="Ranked sentences the built-in engine cites with an answer (at least "
         "answer_sentences; the rest are runners-up the reader can check).",
+        shapes_output=True,
     )
-    extractive_chunk_size: int = Field(
+    extractive_chunk_size: int = setting(
         25_000,
         ge=50,
         le=1_000_000,
         description="Chunk size in tokens when the built-in engine reads (chunk_size is for "
         "models): it reads a chunk in microseconds, so big chunks only save per-chunk overhead.",
+        shapes_output=True,
     )
-    data_dir: Path = Field(
+    data_dir: Path = setting(
         Path(".longdoc"), description="Directory for chat threads and other local state."
     )
-    pdf_max_pages: int = Field(2000, ge=1, description="Most pages read from one PDF.")
-    pdf_timeout_s: float = Field(
+    pdf_max_pages: int = setting(2000, ge=1, description="Most pages read from one PDF.")
+    pdf_timeout_s: float = setting(
         60.0, gt=0, description="Seconds one PDF may take to parse before it is refused."
     )
-    pdf_max_memory_mb: int = Field(
+    pdf_max_memory_mb: int = setting(
         2048, ge=256, description="Memory cap of the child process that parses a PDF, in MB."
     )
-    api_keys: str = Field(
+    api_keys: str = setting(
         "",
         description="Comma-separated keys the HTTP API accepts (Bearer or X-API-Key); empty: open.",
     )
-    max_queued_requests: int = Field(
+    max_queued_requests: int = setting(
         128, ge=1, description="HTTP requests in progress at once; past this the API answers 429."
     )
-    request_timeout_s: float = Field(
+    request_timeout_s: float = setting(
         600.0, gt=0, description="Seconds one HTTP request may run before it ends with 504."
     )
-    shutdown_timeout_s: float = Field(
+    shutdown_timeout_s: float = setting(
         30.0, ge=0, description="Seconds `longdoc serve` lets in-flight requests finish on stop."
     )
-    model_factory: str = Field(
+    model_factory: str = setting(
         "",
         description="`module:function` returning a LangChain chat model to use instead of "
         "`provider` (e.g. a custom model class); empty: use `provider`.",
+        shapes_output=True,
     )
 
     @field_validator("temperature", "max_output_tokens", "api_key", mode="before")
@@ -174,6 +220,20 @@ class Settings(BaseSettings):
         if self.chunk_overlap >= self.chunk_size:
             raise ValueError("chunk_overlap must be smaller than chunk_size")
         return self
+
+    @classmethod
+    def output_shaping(cls) -> frozenset[str]:
+        """Names of the settings that shape outputs (marked `shapes_output=True` above)."""
+        return frozenset(
+            name
+            for name, field in cls.model_fields.items()
+            if isinstance(field.json_schema_extra, dict)
+            and field.json_schema_extra.get(SHAPES_OUTPUT)
+        )
+
+    def output_fingerprint(self) -> dict[str, Any]:
+        """The values of the settings that shape outputs, JSON-ready."""
+        return self.model_dump(mode="json", include=set(self.output_shaping()))
 
     @property
     def max_document_chars(self) -> int:

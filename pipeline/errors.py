@@ -1,16 +1,21 @@
 """The longdoc error tree: every error a user can see, with a retryable flag and a hint.
 
-    LongdocError                 base; `retryable` and `hint` on every class
-    ├── InputError               bad documents, question, message or options (HTTP 422, exit 1)
-    │   ├── UnsupportedTypeError a file type longdoc cannot read (HTTP 415)
-    │   └── TooLargeError        over a size or chunk-count limit (HTTP 413)
-    ├── NotFoundError            a thread or resource that does not exist (HTTP 404)
+    LongdocError                 base; `code`, `retryable` and `hint` on every class
+    ├── InputError               bad documents, question, message or options
+    │   ├── UnsupportedTypeError a file type longdoc cannot read
+    │   └── TooLargeError        over a size or chunk-count limit
+    ├── NotFoundError            a thread or resource that does not exist
+    ├── UnauthorizedError        an HTTP request without a valid API key
+    ├── BusyError                the server is at its limit of requests in progress
     ├── ConfigError              settings that cannot work, e.g. a missing model name
-    ├── StorageError             the thread store (SQLite/PostgreSQL) cannot be reached (HTTP 503)
-    └── ModelError               the model provider failed after retries (HTTP 502)
-        └── ModelTimeoutError    a model call ran past its timeout (HTTP 504)
+    ├── StorageError             the thread store (SQLite/PostgreSQL) cannot be reached
+    ├── InternalError            an unexpected failure; its message leaks nothing
+    └── ModelError               the model provider failed after retries
+        └── ModelTimeoutError    a model call ran past its timeout
+            └── RequestTimeoutError  a whole request ran past its deadline
 
-Each surface (API, CLI) maps this tree once; nothing else decides status codes.
+Each surface maps this tree once and nowhere else: HTTP statuses in api/errors.py, exit
+codes and `Error:` lines in pipeline/cli/app.py.
 """
 
 from __future__ import annotations
@@ -62,6 +67,22 @@ class NotFoundError(LongdocError):
     default_hint = "Check the id; it may have been deleted."
 
 
+class UnauthorizedError(LongdocError):
+    """A /v1 route was called without a valid API key."""
+
+    code = "unauthorized"
+    default_hint = "Send 'Authorization: Bearer <key>' or 'X-API-Key: <key>'."
+
+
+class BusyError(LongdocError):
+    """The server is at its limit of requests in progress; the caller should come back."""
+
+    code = "busy"
+    retryable = True
+    default_hint = "The server is busy; retry after the number of seconds in Retry-After."
+    retry_after_s: ClassVar[int] = 1
+
+
 class ConfigError(LongdocError):
     """Settings that cannot work; raised before any document is read."""
 
@@ -77,6 +98,16 @@ class StorageError(LongdocError):
     default_hint = "Check LONGDOC_CHECKPOINT_URL or LONGDOC_DATA_DIR and that the store is up."
 
 
+class InternalError(LongdocError):
+    """Something failed that longdoc did not expect; the details go to the log, not the caller."""
+
+    code = "internal_error"
+    default_hint = "Try again later."
+
+    def __init__(self, message: str = "the server failed unexpectedly", **kwargs: str) -> None:
+        super().__init__(message, **kwargs)
+
+
 class ModelError(LongdocError):
     """The model provider failed, after the retries it was allowed."""
 
@@ -90,3 +121,10 @@ class ModelTimeoutError(ModelError):
 
     code = "model_timeout"
     default_hint = "The model did not answer in time; raise LONGDOC_CALL_TIMEOUT_S or retry."
+
+
+class RequestTimeoutError(ModelTimeoutError):
+    """The whole request ran past `request_timeout_s`."""
+
+    code = "request_timeout"
+    default_hint = "Send a smaller document, or raise LONGDOC_REQUEST_TIMEOUT_S."

@@ -1,48 +1,76 @@
-"""ask() and summarize(): the one implementation the library, the CLI and the API all call."""
+"""ask and summarize: one streaming primitive per task, which the library, CLI, batch and API use.
+
+`stream_ask` and `stream_summarize` yield progress events (`{"event": ...}` dicts, see
+pipeline/progress.py) as they happen, then the typed result as their last item; `aask`,
+`asummarize` and their sync forms return that result. Documents are loaded and validated
+once, here, off the event loop (a PDF waits on its parser, HTML parsing is CPU work).
+"""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from typing import Any, cast
+from collections.abc import AsyncIterator, Callable
+from typing import Any, TypeVar, cast
 
 from langchain_core.language_models import BaseChatModel
 
 from pipeline.config import Settings
 from pipeline.documents import Documents, load_documents
-from pipeline.graph import abuild_graph
-from pipeline.schemas import AskResult, DocumentText, SummaryResult
-from pipeline.state import OutputState, SourceDocument
+from pipeline.graph.build import abuild_graph
+from pipeline.graph.state import OutputState
+from pipeline.results import AskResult, SummaryResult
 
 OUTPUT_KEYS = frozenset(OutputState.__annotations__)
+ProgressEvent = dict[str, Any]
+R = TypeVar("R", AskResult, SummaryResult)
 
 
-def ask_input(documents: Documents, question: str, settings: Settings) -> dict[str, Any]:
-    return {"question": question, "documents": load_documents(documents, settings)}
+async def stream_ask(
+    documents: Documents,
+    question: str,
+    *,
+    model: BaseChatModel | None = None,
+    settings: Settings | None = None,
+    include_documents: bool = False,
+) -> AsyncIterator[ProgressEvent | AskResult]:
+    """Progress events, then the AskResult: the answer to `question` from `documents`."""
+    async for item in _stream(
+        documents,
+        {"question": question},
+        AskResult.model_validate,
+        model=model,
+        settings=settings,
+        include_documents=include_documents,
+    ):
+        yield item
 
 
-def summarize_input(
-    documents: Documents, settings: Settings, instructions: str | None, words: int | None
-) -> dict[str, Any]:
+async def stream_summarize(
+    documents: Documents,
+    *,
+    model: BaseChatModel | None = None,
+    settings: Settings | None = None,
+    instructions: str | None = None,
+    words: int | None = None,
+    include_documents: bool = False,
+) -> AsyncIterator[ProgressEvent | SummaryResult]:
+    """Progress events, then the SummaryResult, about `words` words (default summary_words)."""
     state: dict[str, Any] = {
         "task": "summarize",
         "question": "",
-        "documents": load_documents(documents, settings),
         "instructions": instructions or "",
     }
     if words is not None:
         state["summary_words"] = words
-    return state
-
-
-def document_texts(documents: list[SourceDocument]) -> list[dict[str, Any]]:
-    """Loaded documents as `DocumentText` dicts, for results asked with include_documents."""
-    return [
-        DocumentText(
-            id=doc["id"], text=doc["text"], page_starts=doc.get("page_starts", [])
-        ).model_dump()
-        for doc in documents
-    ]
+    async for item in _stream(
+        documents,
+        state,
+        summary_result,
+        model=model,
+        settings=settings,
+        include_documents=include_documents,
+    ):
+        yield item
 
 
 async def aask(
@@ -58,14 +86,31 @@ async def aask(
     `include_documents=True` adds the loaded texts (`result.documents`), so a caller that
     sent a PDF or HTML file can show each citation in the text its offsets index into.
     """
-    settings = settings or Settings()
-    graph = await abuild_graph(model, settings)
-    # Loading waits on a PDF's child process or parses HTML: off the loop too.
-    state = await asyncio.to_thread(ask_input, documents, question, settings)
-    output = await graph.ainvoke(state)
-    if include_documents:
-        output = {**output, "documents": document_texts(state["documents"])}
-    return AskResult.model_validate(output)
+    stream = stream_ask(
+        documents, question, model=model, settings=settings, include_documents=include_documents
+    )
+    return await final(stream, AskResult)
+
+
+async def asummarize(
+    documents: Documents,
+    *,
+    model: BaseChatModel | None = None,
+    settings: Settings | None = None,
+    instructions: str | None = None,
+    words: int | None = None,
+    include_documents: bool = False,
+) -> SummaryResult:
+    """Summarize `documents` in about `words` words (default `settings.summary_words`)."""
+    stream = stream_summarize(
+        documents,
+        model=model,
+        settings=settings,
+        instructions=instructions,
+        words=words,
+        include_documents=include_documents,
+    )
+    return await final(stream, SummaryResult)
 
 
 def ask(
@@ -82,30 +127,6 @@ def ask(
             documents, question, model=model, settings=settings, include_documents=include_documents
         )
     )
-
-
-async def asummarize(
-    documents: Documents,
-    *,
-    model: BaseChatModel | None = None,
-    settings: Settings | None = None,
-    instructions: str | None = None,
-    words: int | None = None,
-    include_documents: bool = False,
-) -> SummaryResult:
-    """Summarize `documents` in about `words` words (default `settings.summary_words`)."""
-    settings = settings or Settings()
-    graph = await abuild_graph(model, settings)
-    state = await asyncio.to_thread(summarize_input, documents, settings, instructions, words)
-    output = await graph.ainvoke(state)
-    if include_documents:
-        output = {**output, "documents": document_texts(state["documents"])}
-    return summary_result(output)
-
-
-def summary_result(output: dict[str, Any]) -> SummaryResult:
-    """A summarize run's graph output as a SummaryResult (the answer is the summary)."""
-    return SummaryResult.model_validate({**output, "summary": output["answer"]})
 
 
 def summarize(
@@ -130,27 +151,43 @@ def summarize(
     )
 
 
-async def stream_events(
+async def final(stream: AsyncIterator[ProgressEvent | R], kind: type[R]) -> R:
+    """The result a stream ends with, its progress events dropped."""
+    async for item in stream:
+        if isinstance(item, kind):
+            return item
+    raise RuntimeError("the run ended without a result")  # pragma: no cover
+
+
+def summary_result(output: dict[str, Any]) -> SummaryResult:
+    """A summarize run's graph output as a SummaryResult (the answer is the summary)."""
+    return SummaryResult.model_validate({**output, "summary": output["answer"]})
+
+
+async def _stream(
+    documents: Documents,
     state: dict[str, Any],
+    result: Callable[[dict[str, Any]], R],
     *,
     model: BaseChatModel | None,
-    settings: Settings,
-    include_documents: bool = False,
-) -> AsyncIterator[dict[str, Any]]:
-    """Progress events (`{"event": ...}`) as they happen, then one `{"event": "result", ...}`.
-
-    The result's `output` holds `documents` (see `document_texts`) when include_documents.
-    """
+    settings: Settings | None,
+    include_documents: bool,
+) -> AsyncIterator[ProgressEvent | R]:
+    settings = settings or Settings()
+    # The graph first: a bad model setting is reported before any document is read.
     graph = await abuild_graph(model, settings)
+    loaded = await asyncio.to_thread(load_documents, documents, settings)
     output: dict[str, Any] = {}
-    async for mode, chunk in graph.astream(state, stream_mode=["custom", "values"]):
+    async for mode, chunk in graph.astream(
+        {**state, "documents": loaded}, stream_mode=["custom", "values"]
+    ):
         if mode == "custom":
-            yield cast(dict[str, Any], chunk)
+            yield cast(ProgressEvent, chunk)
         else:
             output = cast(dict[str, Any], chunk)
     # The values stream is the whole state (chunks, findings, input documents): keep only
     # what a run returns, as `ainvoke` would.
     output = {key: value for key, value in output.items() if key in OUTPUT_KEYS}
     if include_documents:
-        output["documents"] = document_texts(state["documents"])
-    yield {"event": "result", "output": output}
+        output["documents"] = loaded
+    yield result(output)

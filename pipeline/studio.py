@@ -7,6 +7,6 @@ so `LONGDOC_PROVIDER=openai` makes Studio show the real model's runs.
 
 from __future__ import annotations
 
-from pipeline.graph import build_graph
+from pipeline.graph.build import build_graph
 
 graph = build_graph()

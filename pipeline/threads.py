@@ -15,13 +15,16 @@ from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import empty_checkpoint
 
-from pipeline.checkpoint import Saver, open_checkpointer, thread_lock
 from pipeline.config import Settings
-from pipeline.documents import Documents, clean_text, load_documents
+from pipeline.documents import Documents, load_documents
 from pipeline.errors import InputError, NotFoundError
-from pipeline.graph import abuild_graph
-from pipeline.memory import summary_message, visible
-from pipeline.schemas import ChatResult, ThreadMessage, ThreadView
+from pipeline.graph.build import abuild_graph
+from pipeline.inputs import valid_message
+from pipeline.memory.window import summary_message, visible
+from pipeline.results import ChatResult, ThreadMessage, ThreadView
+from pipeline.storage.checkpoint import Saver, open_checkpointer
+from pipeline.storage.locks import thread_lock
+from pipeline.text.messages import message_text
 
 _THREAD_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
 _ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool"}
@@ -29,7 +32,7 @@ _ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool"
 # One turn at a time per thread: two interleaved turns would both read the same history
 # and the second write would drop the first's messages. Tasks of this process queue on
 # an asyncio lock (dropped once nobody holds or awaits it); other processes and
-# replicas on checkpoint.thread_lock.
+# replicas on storage.locks.thread_lock.
 _turn_locks: weakref.WeakKeyDictionary[
     asyncio.AbstractEventLoop, weakref.WeakValueDictionary[str, asyncio.Lock]
 ] = weakref.WeakKeyDictionary()
@@ -68,9 +71,7 @@ async def achat(
     """
     settings = settings or Settings()
     _check_id(thread_id)
-    if not isinstance(message, str) or not message.strip():
-        raise InputError("the message is empty", hint="Send a message with words in it.")
-    message = clean_text(message.strip(), "the message")
+    message = valid_message(message, settings)
     async with (
         _turn_lock(thread_id),
         thread_lock(settings, thread_id),
@@ -198,7 +199,6 @@ def _config(thread_id: str) -> RunnableConfig:
 
 
 def _view(message: BaseMessage) -> ThreadMessage:
-    content = message.content if isinstance(message.content, str) else str(message.content)
     return ThreadMessage(
-        id=message.id or "", role=_ROLES.get(message.type, "user"), content=content
+        id=message.id or "", role=_ROLES.get(message.type, "user"), content=message_text(message)
     )

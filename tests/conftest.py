@@ -9,10 +9,8 @@ from pathlib import Path
 import pytest
 
 from pipeline import Settings
-from tests.fakes import FakeChatModel
-from tests.openai_server import OpenAIServer, running_server
-
-REPO = Path(__file__).resolve().parent.parent
+from tests.support.fakes import FakeChatModel
+from tests.support.openai_server import OpenAIServer, running_server
 
 # Provider keys and URLs would point tests at real services, and tracing variables
 # would send runs to LangSmith: tests never touch the network.

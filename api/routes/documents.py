@@ -8,27 +8,29 @@ from fastapi import APIRouter, Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from api.bodies import request_body
+from api.errors import documented
 from api.inputs import read_job
 from api.limits import Admission
-from api.models import ErrorResponse, request_body
 from api.runs import job_events, run_job
 from api.sse import EventStream
-from api.tasks import ASK, SUMMARIZE, Task
+from api.tasks import ASK, SUMMARIZE, TaskEndpoint
+from pipeline import errors
 
 router = APIRouter(prefix="/v1", tags=["documents"])
 
-_ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorResponse, "description": meaning}
-    for status, meaning in {
-        401: "Missing or invalid API key.",
-        413: "Body, document, question or chunk count over its limit.",
-        415: "A document type longdoc cannot read, or a body that is not JSON or multipart.",
-        422: "Empty, undecodable, encrypted or malformed document; invalid fields.",
-        429: "Too many requests in progress; see Retry-After.",
-        502: "The model provider failed after retries.",
-        504: "The request or a model call timed out.",
-    }.items()
-}
+_ERRORS = documented(
+    {
+        errors.UnauthorizedError: "Missing or invalid API key.",
+        errors.TooLargeError: "Body, document, question or chunk count over its limit.",
+        errors.UnsupportedTypeError: "A document type longdoc cannot read, or a body that is "
+        "not JSON or multipart.",
+        errors.InputError: "Empty, undecodable, encrypted or malformed document; invalid fields.",
+        errors.BusyError: "Too many requests in progress; see Retry-After.",
+        errors.ModelError: "The model provider failed after retries.",
+        errors.ModelTimeoutError: "The request or a model call timed out.",
+    }
+)
 
 _SSE_DOC = (
     "With `Accept: text/event-stream` the response is a stream of server-sent events: "
@@ -38,7 +40,7 @@ _SSE_DOC = (
 )
 
 
-def _documented(task: Task) -> dict[str, Any]:
+def _documented(task: TaskEndpoint) -> dict[str, Any]:
     """A task route's OpenAPI: JSON or multipart body in; result, events or error out."""
     ok = {
         "model": task.response,
@@ -62,7 +64,7 @@ async def summarize(request: Request) -> Any:
     return await _run(request, SUMMARIZE)
 
 
-async def _run(request: Request, task: Task) -> Any:
+async def _run(request: Request, task: TaskEndpoint) -> Any:
     admission: Admission = request.app.state.admission
     admission.acquire()
     streaming = False

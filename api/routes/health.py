@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
-from api.models import ErrorResponse, Health
+from api.bodies import Health
+from api.errors import documented
+from pipeline import errors
 from pipeline.config import Settings
 from pipeline.threads import acheck_checkpointer
 
@@ -19,7 +21,7 @@ async def healthz() -> Health:
 @router.get(
     "/readyz",
     response_model=Health,
-    responses={503: {"model": ErrorResponse, "description": "The thread store is unreachable."}},
+    responses=documented({errors.StorageError: "The thread store is unreachable."}),
     summary="The service can take requests",
 )
 async def readyz(request: Request) -> Health:

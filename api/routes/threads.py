@@ -2,31 +2,31 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Request, Response
 
+from api.bodies import MessageForm, MessageRequest, request_body
+from api.errors import documented
 from api.inputs import read_message
 from api.limits import Admission
-from api.models import ErrorResponse, MessageForm, MessageRequest, request_body
 from api.runs import request_deadline
+from pipeline import errors
 from pipeline.config import Settings
-from pipeline.schemas import ChatResult, ThreadView
+from pipeline.results import ChatResult, ThreadView
 from pipeline.threads import achat, acreate_thread, adelete_thread, aget_thread
 
 router = APIRouter(prefix="/v1/threads", tags=["threads"])
 
-_NOT_FOUND: dict[int | str, dict[str, Any]] = {
-    404: {"model": ErrorResponse, "description": "No thread has this id."},
-    503: {"model": ErrorResponse, "description": "The thread store is unreachable."},
+_STORE_DOWN: dict[type[errors.LongdocError], str] = {
+    errors.StorageError: "The thread store is unreachable."
 }
+_NOT_FOUND = documented({errors.NotFoundError: "No thread has this id.", **_STORE_DOWN})
 
 
 @router.post(
     "",
     status_code=201,
     response_model=ThreadView,
-    responses={503: _NOT_FOUND[503]},
+    responses=documented(_STORE_DOWN),
     summary="Start a chat thread",
 )
 async def create_thread(request: Request) -> ThreadView:
@@ -38,12 +38,16 @@ async def create_thread(request: Request) -> ThreadView:
     response_model=ChatResult,
     responses={
         **_NOT_FOUND,
-        413: {"model": ErrorResponse, "description": "Message or documents over a limit."},
-        415: {"model": ErrorResponse, "description": "A document type longdoc cannot read."},
-        422: {"model": ErrorResponse, "description": "Empty or invalid message or document."},
-        429: {"model": ErrorResponse, "description": "Too many requests in progress."},
-        502: {"model": ErrorResponse, "description": "The model provider failed."},
-        504: {"model": ErrorResponse, "description": "The turn timed out."},
+        **documented(
+            {
+                errors.TooLargeError: "Message or documents over a limit.",
+                errors.UnsupportedTypeError: "A document type longdoc cannot read.",
+                errors.InputError: "Empty or invalid message or document.",
+                errors.BusyError: "Too many requests in progress.",
+                errors.ModelError: "The model provider failed.",
+                errors.ModelTimeoutError: "The turn timed out.",
+            }
+        ),
     },
     openapi_extra=request_body(MessageRequest, MessageForm),
     summary="Run one chat turn; concurrent turns on one thread run one after the other",

@@ -1,5 +1,6 @@
-"""The two ways to read documents: a chat model (LLMEngine) or the built-in ExtractiveEngine."""
+"""The two ways to read documents: a chat model (llm/) or the built-in engine (extractive/).
 
-from pipeline.engines.base import Engine
-
-__all__ = ["Engine"]
+base.py     the Engine protocol nodes call
+meter.py    token usage of the model calls a node makes
+factory.py  which engine the settings (or a caller's model) choose
+"""

@@ -6,9 +6,8 @@ from typing import Any, Protocol
 
 from langchain_core.messages import BaseMessage
 
-from pipeline.schemas import Draft, Finding, Route, Task
-from pipeline.state import Chunk, ChunkTask, SourceDocument
-from pipeline.usage import Meter
+from pipeline.engines.meter import Meter
+from pipeline.types import Chunk, ChunkTask, DocumentText, Draft, Finding, Route, Task
 
 
 class Engine(Protocol):
@@ -17,12 +16,12 @@ class Engine(Protocol):
     chunk_size: int | None
     """Chunk size in tokens this engine reads best at; None means Settings.chunk_size."""
 
-    async def route(self, question: str, documents: list[SourceDocument], meter: Meter) -> Route:
+    async def route(self, question: str, documents: list[DocumentText], meter: Meter) -> Route:
         """Decide chat or document mode for a request that has documents attached."""
         ...
 
     def prepare(
-        self, documents: list[SourceDocument], chunks: list[Chunk], question: str, task: Task
+        self, documents: list[DocumentText], chunks: list[Chunk], question: str, task: Task
     ) -> dict[str, Any]:
         """Small per-run data every map task receives (JSON-ready; `{}` when none)."""
         ...

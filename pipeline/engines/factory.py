@@ -1,4 +1,4 @@
-"""Choosing the engine: a chat model when one is given, the built-in extractive engine otherwise."""
+"""Choosing the engine: a chat model when one is configured, else the built-in extractive one."""
 
 from __future__ import annotations
 
@@ -6,23 +6,15 @@ from langchain_core.language_models import BaseChatModel
 
 from pipeline.config import Settings
 from pipeline.engines.base import Engine
-from pipeline.engines.extractive import ExtractiveEngine
-from pipeline.engines.llm import LLMEngine
-from pipeline.models import build_models, load_model_factory
+from pipeline.engines.extractive.engine import ExtractiveEngine
+from pipeline.engines.llm.engine import LLMEngine
+from pipeline.engines.llm.providers import chat_models
 
 
 def make_engine(model: BaseChatModel | None, settings: Settings) -> Engine:
-    method = None if settings.structured_method == "auto" else settings.structured_method
-    if model is None and settings.model_factory:
-        model = load_model_factory(settings.model_factory)
-    if model is not None:
-        return LLMEngine(model, settings, structured_method=method)
-    if settings.provider != "extractive":
-        models = build_models(settings)
-        return LLMEngine(
-            models.map,
-            settings,
-            structured_method=models.structured_method,
-            reduce_model=models.reduce,
-        )
-    return ExtractiveEngine(settings)
+    """LLMEngine on `model` (or the configured one); ExtractiveEngine when none is configured.
+
+    Raises ConfigError, naming the setting, when the configured provider cannot work.
+    """
+    models = chat_models(settings, model)
+    return ExtractiveEngine(settings) if models is None else LLMEngine(models, settings)

@@ -28,8 +28,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pipeline import Settings
-from pipeline.batch import BatchOptions, plan, run_batch
-from tests.fakes import FakeChatModel
+from pipeline.batch.items import BatchOptions
+from pipeline.batch.plan import plan
+from pipeline.batch.runner import run_batch
+from tests.support.fakes import FakeChatModel
 
 WORDS = (
     "harbour vessel cargo crane tide engine survey sonar hull pilot berth anchor quay "

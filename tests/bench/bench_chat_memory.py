@@ -24,7 +24,7 @@ from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatResult
 
 from pipeline import Settings, achat, acreate_thread
-from tests.fakes import FakeChatModel
+from tests.support.fakes import FakeChatModel
 
 TURNS = 50
 WORDS = (

@@ -28,9 +28,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pipeline import Settings, build_graph
-from pipeline.split import split_documents
-from pipeline.tokens import count_tokens
-from tests.fakes import FakeChatModel
+from pipeline.graph.chunking import split_documents
+from pipeline.text.tokens import count_tokens
+from tests.support.fakes import FakeChatModel
 
 WORDS = (
     "harbour vessel cargo crane tide engine survey sonar hull pilot berth anchor quay "

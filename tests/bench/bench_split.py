@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 from semantic_text_splitter import TextSplitter
 
-from pipeline.tokens import count_tokens
+from pipeline.text.tokens import count_tokens
 
 ROOT = Path(__file__).resolve().parents[2]
 CHUNK_CHARS = 8000

@@ -14,10 +14,9 @@ gives the strict one-sentence figure. Datasets are read in place from ../shared/
 Parameters were set on SQuAD questions that are NOT in the evaluated set (longdoc_qa_all
 minus longdoc_qa, every 6th: 1,303 questions, see --dev): BM25 k1 and b, the IDF prior, the
 context, pronoun, paragraph and heading shares, the answer-type bonus, the coverage power and
-the word-family weight and the citation diversity in pipeline/engines/retrieval.py (and the
-family prefix in terms.py), and
-the not-found threshold (`--calibrate`: how many real questions clear it, and how many clear
-it when asked of another article, which should not).
+the word-family weight and the citation diversity in pipeline/engines/extractive/retrieval.py
+(and the family prefix in terms.py), and the not-found threshold (`--calibrate`: how many
+real questions clear it, and how many clear it when asked of another article, which should not).
 Nothing is tuned to individual questions.
 """
 
@@ -37,7 +36,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pipeline import Settings, ask
-from pipeline.engines import extractive, retrieval, terms
+from pipeline.engines.extractive import engine as extractive
+from pipeline.engines.extractive import retrieval, terms
 
 DEFAULT_DATASETS = Path(__file__).resolve().parents[3] / "shared" / "datasets"
 

@@ -1,0 +1,109 @@
+"""Batch summaries: many files in, one summary file each, resumable and never half-written."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+
+from pipeline.batch.items import BatchItem, BatchOptions, FileOutcome
+from pipeline.batch.outputs import (
+    Manifest,
+    fingerprint,
+    is_current,
+    remove_stale_temps,
+    render,
+    write_atomically,
+)
+from pipeline.config import Settings
+from pipeline.documents import from_bytes
+from pipeline.errors import LongdocError
+from pipeline.results import SummaryResult
+from pipeline.service import stream_summarize
+
+EventSink = Callable[[dict[str, Any]], None]
+
+
+def preview(
+    items: list[BatchItem], settings: Settings, options: BatchOptions
+) -> list[tuple[BatchItem, bool]]:
+    """Each item with whether its output is already current (what a dry run shows)."""
+    result = []
+    for item in items:
+        try:
+            current = is_current(
+                item.output, fingerprint(item.source.read_bytes(), settings, options)
+            )
+        except OSError:
+            current = False
+        result.append((item, current and not options.force))
+    return result
+
+
+async def run_batch(
+    items: list[BatchItem],
+    out_dir: Path,
+    options: BatchOptions,
+    *,
+    settings: Settings,
+    model: BaseChatModel | None = None,
+    on_event: EventSink | None = None,
+) -> list[FileOutcome]:
+    """Summarize every item, `options.concurrency` files at a time; failures don't stop it."""
+    remove_stale_temps(out_dir)
+    manifest = Manifest(out_dir)
+    slots = asyncio.Semaphore(options.concurrency)
+    emit = on_event or (lambda event: None)
+
+    async def one(item: BatchItem) -> FileOutcome:
+        async with slots:
+            return await _summarize_one(item, options, settings, model, manifest, emit)
+
+    return list(await asyncio.gather(*(one(item) for item in items)))
+
+
+async def _summarize_one(
+    item: BatchItem,
+    options: BatchOptions,
+    settings: Settings,
+    model: BaseChatModel | None,
+    manifest: Manifest,
+    emit: EventSink,
+) -> FileOutcome:
+    started = time.monotonic()
+    stamp: dict[str, str] | None = None
+    emit({"event": "file_start", "source": item.source})
+    try:
+        raw = item.source.read_bytes()
+        stamp = fingerprint(raw, settings, options)
+        if not options.force and is_current(item.output, stamp):
+            outcome = FileOutcome(item.source, item.output, "skipped")
+        else:
+            # The bytes already read for the stamp, so each file is read once.
+            document = await asyncio.to_thread(from_bytes, raw, item.source.name, settings)
+            result: SummaryResult | None = None
+            async for event in stream_summarize(
+                document,
+                model=model,
+                settings=settings,
+                instructions=options.instructions,
+                words=options.words,
+            ):
+                if isinstance(event, SummaryResult):
+                    result = event
+                else:
+                    emit({**event, "source": item.source})
+            assert result is not None
+            write_atomically(item.output, render(result, item, stamp, options.fmt))
+            outcome = FileOutcome(item.source, item.output, "done", usage=result.usage)
+    except (LongdocError, OSError) as exc:
+        message = exc.message if isinstance(exc, LongdocError) else f"{type(exc).__name__}: {exc}"
+        outcome = FileOutcome(item.source, item.output, "failed", error=message)
+    outcome.seconds = time.monotonic() - started
+    manifest.record(outcome, stamp)
+    emit({"event": "file_done", "source": item.source, "outcome": outcome})
+    return outcome

@@ -1,0 +1,113 @@
+"""How a batch run looks in a terminal: a live Rich display, plain lines, or nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console, Group
+from rich.live import Live
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from pipeline.batch.items import FileOutcome
+
+
+class PlainDisplay:
+    """One line per finished file: for logs, pipes and CI (`--quiet` prints none)."""
+
+    def __init__(self, console: Console, total: int, quiet: bool) -> None:
+        self.console = console
+        self.total = total
+        self.quiet = quiet
+        self.finished = 0
+
+    def __enter__(self) -> PlainDisplay:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def __call__(self, event: dict[str, Any]) -> None:
+        if event["event"] != "file_done" or self.quiet:
+            return
+        self.finished += 1
+        outcome: FileOutcome = event["outcome"]
+        reason = f": {outcome.error}" if outcome.error else ""
+        self.console.print(
+            f"[{self.finished}/{self.total}] {outcome.status} {outcome.source}{reason}",
+            markup=False,
+            highlight=False,
+        )
+
+
+class LiveDisplay:
+    """Overall progress with ETA, each file in flight with its chunks, tokens, failures."""
+
+    def __init__(self, console: Console, total: int) -> None:
+        self.overall = Progress(
+            TextColumn("[bold]files"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("eta"),
+            TimeRemainingColumn(),
+            TextColumn("{task.fields[tokens]:,} tokens, [red]{task.fields[failed]} failed"),
+            console=console,
+        )
+        self.files = Progress(
+            TextColumn("  {task.description}"), BarColumn(), MofNCompleteColumn(), console=console
+        )
+        self.task = self.overall.add_task("files", total=total, tokens=0, failed=0)
+        self.in_flight: dict[Path, TaskID] = {}
+        self.tokens = 0
+        self.failed = 0
+        self.live = Live(Group(self.overall, self.files), console=console, refresh_per_second=8)
+
+    def __enter__(self) -> LiveDisplay:
+        self.live.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.live.__exit__(None, None, None)
+
+    def __call__(self, event: dict[str, Any]) -> None:
+        source: Path = event["source"]
+        kind = event["event"]
+        if kind == "file_start":
+            self.in_flight[source] = self.files.add_task(source.name, total=None)
+        elif kind == "split" and source in self.in_flight:
+            self.files.update(self.in_flight[source], total=event["chunks"])
+        elif kind == "chunk_done" and source in self.in_flight:
+            self.files.update(self.in_flight[source], completed=event["done"])
+        elif kind == "file_done":
+            outcome: FileOutcome = event["outcome"]
+            self.tokens += outcome.usage.input_tokens + outcome.usage.output_tokens
+            self.failed += outcome.status == "failed"
+            if source in self.in_flight:
+                self.files.remove_task(self.in_flight.pop(source))
+            self.overall.update(self.task, advance=1, tokens=self.tokens, failed=self.failed)
+
+
+def summary_table(outcomes: list[FileOutcome]) -> Table:
+    """The closing table: counts of done, up to date and failed, and why each failure failed."""
+    table = Table(title="longdoc summarize", show_lines=False)
+    table.add_column("status")
+    table.add_column("files", justify="right")
+    table.add_column("details")
+    for status, label in (("done", "done"), ("skipped", "up to date")):
+        count = sum(o.status == status for o in outcomes)
+        table.add_row(label, str(count), "")
+    failed = [o for o in outcomes if o.status == "failed"]
+    table.add_row("[red]failed", str(len(failed)), "")
+    for outcome in failed:
+        table.add_row("", "", f"{outcome.source.name}: {outcome.error}")
+    return table

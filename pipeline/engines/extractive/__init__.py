@@ -1,0 +1,1 @@
+"""The built-in engine, no model: BM25 sentence retrieval, LexRank summaries, chat recall."""

@@ -1,0 +1,47 @@
+"""What the built-in engine keeps when it folds a chat transcript into the running summary.
+
+With no model, an assistant turn only ever repeats document or conversation text (or
+says it needs a model), so it adds nothing to remember; what the user said does.
+Among the user's sentences, statements about themselves ("my name is...", "we ship
+on Fridays") come first, then the most recent; the ranking is by these scores alone,
+since centrality would favour repetitive chatter over a fact stated once.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.engines.extractive.lexrank import Candidate
+from pipeline.engines.extractive.sentences import sentence_spans
+from pipeline.prompts import ASSISTANT_LABEL, MEMORY_PREFIX
+
+FIRST_PERSON_BONUS = 1.0
+RECENCY_BONUS = 0.5  # spread over the transcript: its last sentence gets the full 0.5
+
+_FIRST_PERSON = re.compile(
+    r"\b(?:I|I'm|I've|I'd|I'll|my|me|mine|myself|we|we're|our|ours|us)\b"
+    r"|私|僕|俺|わたし|自分|저는|제가|저의|나는|내가|我",
+    re.IGNORECASE,
+)
+_ASSISTANT = f"{ASSISTANT_LABEL}: "
+
+
+def remembered_sentences(text: str) -> list[Candidate]:
+    """Scored sentence spans of `text` (offsets into it) worth carrying into the summary."""
+    kept: list[Candidate] = []
+    offset = 0
+    for paragraph in text.split("\n\n"):
+        start = offset
+        offset += len(paragraph) + 2
+        if paragraph.startswith(_ASSISTANT):
+            continue
+        carried = paragraph.startswith(MEMORY_PREFIX.strip())
+        body = paragraph.find(": ") + 2 if not carried and ": " in paragraph[:12] else 0
+        for s, e in sentence_spans(paragraph[body:], start + body):
+            sentence = text[s:e]
+            if carried and MEMORY_PREFIX.strip() in sentence:
+                continue
+            score = 1.0 + RECENCY_BONUS * s / max(1, len(text))
+            score += FIRST_PERSON_BONUS if _FIRST_PERSON.search(sentence) else 0.0
+            kept.append(Candidate(s, e, score))
+    return kept

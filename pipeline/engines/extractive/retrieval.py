@@ -1,0 +1,391 @@
+"""Sentence retrieval: BM25 with whole-document statistics, neighbour context, answer-type cues.
+
+BM25 is computed here rather than by a bm25s index: map tasks each score their own chunk
+but must share IDF over all the documents (build_query computes it once, for the question's
+terms only), and a score adds word families and neighbour, paragraph and heading context
+that an index of exact tokens cannot. It costs about the same: on 10 MB of text (90,887
+sentences) bm25s tokenizes, indexes and queries in 1.2 s; this module finds IDF and scores
+every sentence in 1.4 s. bm25s still supplies the stopword lists (see terms.py).
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pipeline.engines.extractive.sentences import is_heading, sentence_spans
+from pipeline.engines.extractive.terms import SoftFinder, TermFinder, fold, query_terms
+
+AnswerType = Literal["date", "number", "person", "place", "reason", "name"]
+
+# General parameters, chosen by coordinate ascent on SQuAD questions held out from the
+# evaluated set (tests/bench/eval_qa.py --dev), maximizing top-3 + top-1 / 2; never per question.
+K1 = 0.8
+"""BM25 term-frequency saturation: a second occurrence adds (k1+1)/(k1+2) - 1 = 0.29 more."""
+B = 0.5
+"""BM25 length normalization (0 = none, 1 = full), lengths measured in characters."""
+PRIOR_SENTENCES = 50
+"""Sentences without any question term assumed besides the document's own, in IDF: on a
+2-sentence document a matched term would get idf ln(1 + 1.5/1.5) = 0.69 and a missing one
+1.79, so one missing word would outweigh every matched one; with 50 more they get 3.57 and
+4.66. On a 500-sentence article the prior moves idf by under 0.1."""
+CONTEXT_WEIGHT = 0.2
+"""Share of each neighbouring sentence's score a sentence borrows: questions often name the
+subject in one sentence and ask about a fact stated in the next."""
+ANAPHOR_CONTEXT = 0.6
+"""Share of the previous sentence's score (and terms, for coverage) a sentence opening with
+a pronoun borrows: in "Tesla ran away to Tomingaj. There, he explored the mountains." the
+second sentence is about Tomingaj though it never names it."""
+TYPE_BOOST = 0.5
+"""Score bonus (x1.5) for a sentence holding what the question asks for (a year for 'when')
+that the question itself does not contain."""
+HEADING_WEIGHT = 0.5
+"""Headings name topics; they rarely state the answer, so they count half."""
+COVERAGE_IDF_POWER = 2
+"""Ranking coverage weighs terms by idf squared: a question's rare terms carry its focus."""
+HEADING_CONTEXT = 0.5
+"""Share of its section heading's score a sentence borrows (see _nearest_headings)."""
+PARAGRAPH_WEIGHT = 0.15
+"""Share of its paragraph's BM25 a sentence adds to its own (see _paragraph_scores)."""
+COVERAGE_POWER = 0.3
+"""Scores are multiplied by coverage**this: of two sentences with equal BM25, the one
+matching more of the question's distinct terms wins (0.3: a tie-breaker, not a filter)."""
+DIVERSITY = 0.1
+"""Share of its score a runner-up citation loses when all the question terms it holds are
+already cited: two sentences matching the same words are one reading of the question, and
+a third citation is better spent on another (0.1-0.2 help on held-out questions, 0.3 hurts)."""
+SOFT_WEIGHT = 0.5
+"""Term count a word of the same family adds ('German' for a question's 'Germany', see
+terms.related), against 1 for the word itself: 0.3-0.7 all help on held-out questions."""
+_ANAPHOR = re.compile(
+    r"(?:he|she|it|they|this|these|that|those|there|his|her|its|their|such|the latter)\b",
+    re.IGNORECASE,
+)
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+
+_QUESTION_TYPES: list[tuple[AnswerType, re.Pattern[str]]] = [
+    (
+        "date",
+        re.compile(
+            r"^\s*when\b|\b(what|which|in what) (year|date|day|month|century|decade)\b"
+            r"|いつ|何年|何月|何日|哪一?年|什么时候|언제|몇\s*년",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "number",
+        re.compile(
+            r"\bhow (many|much|long|old|far|large|big|high|tall|often|fast|heavy)\b"
+            r"|\bwhat (percentage|percent|number|amount|share|proportion)\b"
+            r"|いくら|何人|何個|いくつ|何パーセント|多少|几|몇|얼마",
+            re.IGNORECASE,
+        ),
+    ),
+    ("person", re.compile(r"^\s*who\b|\bwhom\b|\bwhose\b|誰|だれ|谁|누구", re.IGNORECASE)),
+    (
+        "place",
+        re.compile(
+            r"^\s*where\b|\bin what (?:city|country|place|state|region)\b|どこ|哪里|어디",
+            re.IGNORECASE,
+        ),
+    ),
+    ("reason", re.compile(r"^\s*why\b|なぜ|どうして|为什么|왜", re.IGNORECASE)),
+    (
+        "name",
+        re.compile(
+            r"\b(?:called|named|known as|termed|referred to as)\W*$"
+            r"|\b(?:what|which) (?:is|was|are|were) (?:the )?(?:\w+ )?(?:name|term)s?\b"
+            r"|\bthe (?:\w+ )?(?:name|term)s? (?:for|of|given)\b",
+            re.IGNORECASE,
+        ),
+    ),
+]
+_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+_NUMBER_WORDS = (
+    "zero|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:thir|four|fif|six|seven"
+    "|eigh|nine)teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundreds?|thousands?"
+    "|millions?|billions?|dozens?|half"
+)
+# Two or more capitalized words, initials allowed between: "Silas B. Cobb", "Sun Life Stadium".
+_NAME = r"\b[A-Z][\w'’-]+(?:\s+(?:[A-Z]\.\s*)*[A-Z][\w'’-]+)+"
+_ANSWER_PATTERNS: dict[AnswerType, re.Pattern[str]] = {
+    "date": re.compile(
+        rf"\b(1[0-9]\d\d|20\d\d)s?\b|\b({_MONTHS})\b|\d+\s*[年月日년월일]"
+        r"|\b\d+(?:st|nd|rd|th)\s+centur|\b(?:first|second|third|[a-z]+th)\s+century\b"
+    ),
+    "number": re.compile(
+        rf"\d[\d,.]*|[一二三四五六七八九十百千万億]+[人個円年件%]|\b(?:{_NUMBER_WORDS})\b",
+        re.IGNORECASE,
+    ),
+    "person": re.compile(_NAME),
+    # A place is a name after a preposition of place: "in Prague", "at the Louvre".
+    "place": re.compile(
+        r"\b(?:in|at|near|from|to|into|across|outside|inside|between)\s+(?:the\s+)?[A-Z][\w'’-]+"
+    ),
+    # A name is introduced by a naming verb, quoted, or written in capitals.
+    "name": re.compile(
+        r"\b(?:called|named|known as|termed|referred to as|dubbed|nicknamed)\b"
+        rf"|[\"“][^\"”]{{2,60}}[\"”]|{_NAME}"
+    ),
+    # A reason is stated with a connective: "because ...", "due to ...", "...のため".
+    "reason": re.compile(
+        r"\b(?:because|due to|so that|in order to|as a result|owing to|since|caused by"
+        r"|thanks to)\b|ため|因为|由于|때문"
+    ),
+}
+
+
+# "What kind of X", "in what year", "the name of": the frame says what to look for, not where;
+# "kind" or "year" rarely appears in the answering sentence, so these words are not searched.
+_FRAME = re.compile(
+    r"\b(?:what|which|whose)\s+(?:kind|type|sort|form|name|year|date|day|month|century|decade"
+    r"|percentage|percent|number|amount)s?\b(?:\s+of\b)?|\bthe\s+names?\s+of\b"
+    r"|\bhow\s+(?:long|many|much|large|big|old|far|high|tall|often)\b",
+    re.IGNORECASE,
+)
+
+
+def content_question(question: str) -> str:
+    """The question without its frame: 'In what year was X founded?' -> 'In  was X founded?'."""
+    return _FRAME.sub(" ", question)
+
+
+def answer_type(question: str) -> AnswerType | None:
+    """What kind of answer a question wants: 'When was ...' -> 'date', 'Who ...' -> 'person'."""
+    for kind, pattern in _QUESTION_TYPES:
+        if pattern.search(question):
+            return kind
+    return None
+
+
+@dataclass(frozen=True)
+class Query:
+    """A question's terms with their IDF over every sentence of the documents."""
+
+    question: str
+    idf: dict[str, float]
+    avg_length: float
+    kind: AnswerType | None = None
+    finder: TermFinder = field(init=False, compare=False, repr=False)
+    soft: SoftFinder = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "finder", TermFinder(self.idf))
+        object.__setattr__(self, "soft", SoftFinder(self.idf))
+
+    def hints(self) -> dict[str, Any]:
+        """The JSON-ready form every map task carries: a few dozen bytes per term."""
+        return {"idf": self.idf, "avg_length": self.avg_length, "kind": self.kind}
+
+    @classmethod
+    def from_hints(cls, question: str, hints: dict[str, Any]) -> Query:
+        return cls(question, dict(hints["idf"]), float(hints["avg_length"]), hints.get("kind"))
+
+
+def build_query(question: str, texts: list[str]) -> Query:
+    """IDF of the question's terms over all sentences of `texts`, and their mean length.
+
+    Sentences are the BM25 "documents": a term in 3 of 1,000 sentences gets
+    idf = ln(1 + (1000 - 3 + 0.5) / (3 + 0.5)) = 5.66; one in 500 of them 0.69
+    (plus PRIOR_SENTENCES).
+    """
+    terms = query_terms(content_question(question))
+    finder = TermFinder(terms)
+    sentences = 0
+    length = 0
+    df: Counter[str] = Counter()
+    for text in texts:
+        spans = sentence_spans(text)
+        ends = [end for _, end in spans]
+        sentences += len(spans)
+        length += sum(end - start for start, end in spans)
+        df.update(
+            term
+            for _, term in {(bisect.bisect_right(ends, p), t) for p, t in finder.find(fold(text))}
+        )
+    n = sentences + PRIOR_SENTENCES
+
+    idf = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in terms}
+    return Query(question, idf, length / sentences if sentences else 1.0, answer_type(question))
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A scored sentence: local offsets into the scored text."""
+
+    start: int
+    end: int
+    score: float
+    coverage: float
+    """Share of the question's idf mass found in this sentence, its neighbours and heading:
+    how well the passage around it matches, for the not-found threshold. Plain idf (not
+    squared) over the 3-sentence window separates real questions from questions asked of
+    the wrong document best (see extractive.relevance)."""
+
+
+def score_sentences(text: str, query: Query) -> list[Hit]:
+    """Every sentence of `text` that matches (or borrows from a neighbour that does)."""
+    spans = sentence_spans(text)
+    if not spans or not query.idf:
+        return []
+    ends = [end for _, end in spans]
+    counts: dict[int, dict[str, float]] = {}
+    folded = fold(text)  # same length: positions index `text`
+    matches = [(p, t, 1.0) for p, t in query.finder.find(folded)]
+    matches += [(p, t, SOFT_WEIGHT) for p, t in query.soft.find(folded)]
+    for position, term, count in matches:
+        sid = bisect.bisect_right(ends, position)
+        if sid < len(spans):
+            tf = counts.setdefault(sid, {})
+            tf[term] = tf.get(term, 0.0) + count
+    base: dict[int, float] = {}
+    for sid, tf in counts.items():
+        start, end = spans[sid]
+        norm = K1 * (1 - B + B * (end - start) / query.avg_length)
+        base[sid] = sum(query.idf[t] * c * (K1 + 1) / (c + norm) for t, c in tf.items())
+    weight = {t: v**COVERAGE_IDF_POWER for t, v in query.idf.items()}
+    total_weight = sum(weight.values()) or 1.0
+    total_idf = sum(query.idf.values()) or 1.0
+    paragraph = _paragraph_scores(text, spans, counts, query)
+    heading = _nearest_headings(text, spans)
+    candidates = {i for sid in counts for i in (sid - 1, sid, sid + 1) if 0 <= i < len(spans)}
+    candidates |= {sid for sid, h in enumerate(heading) if h in counts}
+    hits: list[Hit] = []
+    for sid in sorted(candidates):
+        own = counts.get(sid, {})
+        start, end = spans[sid]
+        sentence = text[start:end]
+        previous = ANAPHOR_CONTEXT if _ANAPHOR.match(sentence) else CONTEXT_WEIGHT
+        near: dict[str, float] = {}  # terms found only next door, at the share borrowed
+        # A word of the same family alone (count SOFT_WEIGHT) is a partial match of its term.
+        found = {t: min(1.0, c) for t, c in own.items()}
+        near_found: dict[str, float] = {}
+        context = PARAGRAPH_WEIGHT * paragraph[sid]
+        for other, share in (
+            (sid - 1, previous),
+            (sid + 1, CONTEXT_WEIGHT),
+            (heading[sid], HEADING_CONTEXT),
+        ):
+            if other in counts and other != sid:
+                context += share * base[other]
+                for term, count in counts[other].items():
+                    if term not in own:
+                        near[term] = max(near.get(term, 0.0), share)
+                        near_found[term] = max(near_found.get(term, 0.0), min(1.0, count))
+        ranking = (
+            sum(weight[t] * f for t, f in found.items())
+            + sum(weight[t] * s * near_found[t] for t, s in near.items())
+        ) / total_weight
+        score = (base.get(sid, 0.0) + context) * ranking**COVERAGE_POWER
+        if is_heading(sentence):
+            score *= HEADING_WEIGHT
+        elif query.kind and _has_answer_type(sentence, query):
+            score *= 1 + TYPE_BOOST
+        coverage = (
+            sum(query.idf[t] * f for t, f in found.items())
+            + sum(query.idf[t] * f for t, f in near_found.items())
+        ) / total_idf
+        hits.append(Hit(start, end, score, coverage))
+    return hits
+
+
+def _paragraph_scores(
+    text: str, spans: list[tuple[int, int]], counts: dict[int, dict[str, float]], query: Query
+) -> list[float]:
+    """Per sentence, BM25 of its whole paragraph (no length normalization).
+
+    Questions are often written about a paragraph: its other sentences name the subject
+    while one states the fact, so the paragraph's match lifts all its sentences.
+    """
+    breaks = [m.start() for m in _PARAGRAPH_BREAK.finditer(text)]
+    para_of = [bisect.bisect_right(breaks, start) for start, _ in spans]
+    terms: dict[int, dict[str, float]] = {}
+    for sid, tf in counts.items():
+        merged = terms.setdefault(para_of[sid], {})
+        for term, count in tf.items():
+            merged[term] = merged.get(term, 0.0) + count
+    score = {
+        p: sum(query.idf[t] * c * (K1 + 1) / (c + K1) for t, c in tf.items())
+        for p, tf in terms.items()
+    }
+    return [score.get(p, 0.0) for p in para_of]
+
+
+def _nearest_headings(text: str, spans: list[tuple[int, int]]) -> list[int]:
+    """Per sentence, the index of the last Markdown heading at or before it (-1 if none).
+
+    A spec line "Battery life: up to 18 months" under "### Sensor mast" answers a question
+    about the sensor mast's batteries; the heading supplies the words the line leaves out.
+    """
+    nearest: list[int] = []
+    last = -1
+    for sid, (start, end) in enumerate(spans):
+        if is_heading(text[start:end]):
+            last = sid
+        nearest.append(last)
+    return nearest
+
+
+def _has_answer_type(sentence: str, query: Query) -> bool:
+    assert query.kind is not None
+    question = query.question.lower()
+    for match in _ANSWER_PATTERNS[query.kind].finditer(sentence):
+        found = match.group()
+        if query.kind == "person":
+            if any(word.lower() not in question for word in found.split()):
+                return True
+        elif query.kind == "name":
+            if found[0].islower() or any(w.lower() not in question for w in found.split()):
+                return True
+        elif query.kind == "place":
+            if found.split()[-1].lower() not in question:
+                return True
+        elif query.kind == "number" and _is_date_part(sentence, match):
+            continue  # "how many" wants a count: in "May 4, 1990" neither 4 nor 1990 is one
+        elif found.lower() not in question:
+            return True
+    return False
+
+
+_YEAR = re.compile(r"(1[0-9]\d\d|20\d\d)s?")
+_AFTER_MONTH = re.compile(rf"\b(?:{_MONTHS})\s*$")
+
+
+def _is_date_part(sentence: str, match: re.Match[str]) -> bool:
+    """A year ('1990', '1990s') or a day after a month name ('May 4')."""
+    return bool(
+        _YEAR.fullmatch(match.group().rstrip(".,"))
+        or _AFTER_MONTH.search(sentence, 0, match.start())
+    )
+
+
+def diverse_order(question: str, sentences: list[str], scores: list[float], k: int) -> list[int]:
+    """Indices of `k` sentences to cite, best first, preferring ones that add question terms.
+
+    Greedy: the best-scored sentence first, then each time the sentence whose score, less
+    DIVERSITY times the share of its question terms already cited, is highest. Of
+    "Manning threw nine touchdowns in the year" and "Osweiler threw ten touchdowns", the
+    second repeats 'throw' and 'touchdown'; "Manning finished the game with zero
+    touchdowns" adds 'game' and is cited before it when their scores are close.
+    """
+    finder = TermFinder(query_terms(content_question(question)))
+    held = [{term for _, term in finder.find(fold(sentence))} for sentence in sentences]
+    left = sorted(range(len(sentences)), key=lambda i: (-scores[i], i))
+    order = left[:1]  # the best-scored sentence always comes first
+    del left[:1]
+    cited = set().union(*(held[i] for i in order))
+    while left and len(order) < k:
+        adjusted = [scores[i] * (1 - DIVERSITY * _share_cited(held[i], cited)) for i in left]
+        pick = left.pop(adjusted.index(max(adjusted)))  # the better-ranked of equals
+        order.append(pick)
+        cited |= held[pick]
+    return order[:k]
+
+
+def _share_cited(terms: set[str], cited: set[str]) -> float:
+    """Share of a sentence's question terms already cited (all, if it holds none)."""
+    return len(terms & cited) / len(terms) if terms else 1.0

@@ -1,0 +1,322 @@
+"""Index terms: stemmed English words and CJK character bigrams, and finding them in text."""
+
+from __future__ import annotations
+
+import re
+import threading
+import unicodedata
+from collections.abc import Iterable
+from functools import lru_cache
+
+import Stemmer
+from bm25s.stopwords import STOPWORDS_CHINESE, STOPWORDS_EN_PLUS, STOPWORDS_KOREAN
+
+from pipeline.text.scripts import CJK, CJK_RUN, HIRAGANA
+
+# Scripts written without spaces between words (Korean has spaces, but particles stick to
+# nouns) are indexed as bigrams; other letters and digits as stemmed words.
+_WORD_CHAR = rf"[^\W_{CJK}]"
+_TOKEN = re.compile(rf"([{CJK}]+)|({_WORD_CHAR}+)")
+_HIRAGANA = re.compile(f"[{HIRAGANA}]")
+
+_STOPWORDS = frozenset(STOPWORDS_EN_PLUS) | frozenset(
+    ("whose", "would", "could", "also", "many", "much", "may", "might", "must", "shall", "yes")
+)
+# Question words carry no content ("何年", "谁", "누구"); bigrams holding them are dropped.
+_CJK_QUESTION_CHARS = frozenset("何誰谁哪吗呢么幾几")
+_CJK_STOP_BIGRAMS = frozenset(w for w in (*STOPWORDS_CHINESE, *STOPWORDS_KOREAN) if len(w) == 2) | {
+    "무엇",
+    "누구",
+    "언제",
+    "어디",
+    "어떤",
+    "얼마",
+}
+
+# Light lemmatization: irregular forms a suffix stemmer cannot join to their base word
+# ('kept' -> 'keep', 'men' -> 'man'), so "Who keeps the lighthouse?" finds "is kept by".
+# Forms that are also common words of another meaning ('found', 'left', 'lay', 'bound',
+# 'ground', 'rose', 'bore', 'lie', 'wound') are left out: a wrong join costs more than a miss.
+# Ordinals written in digits join their words: "the 3rd greatest show" answers "third".
+_IRREGULAR_TABLE = """
+arise arose arisen|awake awoke awoken|beat beaten|become became|begin began begun|bend bent
+bleed bled|blow blew blown|break broke broken|breed bred|bring brought|build built|burn burnt
+buy bought|catch caught|choose chose chosen|cling clung|come came|creep crept|deal dealt
+dig dug|draw drew drawn|drink drank drunk|drive drove driven|eat ate eaten|fall fell fallen
+feed fed|feel felt|fight fought|flee fled|fly flew flown|forbid forbade forbidden
+forget forgot forgotten|forgive forgave forgiven|freeze froze frozen|get got gotten
+give gave given|go went gone|grow grew grown|hang hung|hear heard|hide hid hidden|hold held
+keep kept|kneel knelt|know knew known|lead led|leap leapt|lend lent|lose lost|make made
+mean meant|meet met|pay paid|ride rode ridden|ring rang rung|rise risen|run ran|say said
+see saw seen|seek sought|sell sold|send sent|shake shook shaken|shine shone|shoot shot
+show shown|shrink shrank shrunk|sing sang sung|sink sank sunk|sit sat|sleep slept|slide slid
+speak spoke spoken|spend spent|spin spun|spring sprang sprung|stand stood|steal stole stolen
+stick stuck|sting stung|strike struck stricken|strive strove striven|swear swore sworn
+sweep swept|swim swam swum|swing swung|take took taken|teach taught|tear tore torn|tell told
+think thought|throw threw thrown|understand understood|wake woke woken|wear wore worn
+weave wove woven|weep wept|win won|write wrote written|withdraw withdrew withdrawn
+first 1st|second 2nd|third 3rd|fourth 4th|fifth 5th|sixth 6th|seventh 7th|eighth 8th
+ninth 9th|tenth 10th
+man men|woman women|child children|foot feet|tooth teeth|mouse mice|goose geese
+"""
+_IRREGULAR = {
+    form: group.split()[0]
+    for group in _IRREGULAR_TABLE.replace("\n", "|").split("|")
+    for form in group.split()[1:]
+}
+
+_local = threading.local()
+
+
+def _latin_folds() -> dict[int, str]:
+    """Accented Latin letters -> their base letter: 'Ö' -> 'O', 'é' -> 'e', 'ł' -> 'l'.
+
+    One character for one, so offsets found in folded text hold in the original.
+    Only Latin: NFD would also strip the voicing marks of kana ('が' -> 'か').
+    """
+    table = {ord(a): b for a, b in zip("ŁłØøĐđıŦŧ", "LlOoDdiTt", strict=True)}
+    for code in (*range(0xC0, 0x250), *range(0x1E00, 0x1F00)):
+        base = "".join(
+            c for c in unicodedata.normalize("NFD", chr(code)) if not unicodedata.combining(c)
+        )
+        if len(base) == 1 and base != chr(code):
+            table[code] = base
+    return table
+
+
+_FOLDS = _latin_folds()
+_ACCENTED = re.compile("[" + "".join(map(chr, sorted(_FOLDS))) + "]")
+
+
+def fold(text: str) -> str:
+    """`text` without Latin diacritics, same length: users type 'Ogedei' for 'Ögedei'."""
+    if text.isascii():
+        return text
+    return _ACCENTED.sub(lambda m: _FOLDS[ord(m.group())], text)
+
+
+def _stemmer() -> Stemmer.Stemmer:
+    # PyStemmer objects are not safe to share between threads; map tasks may run in several.
+    stemmer = getattr(_local, "stemmer", None)
+    if stemmer is None:
+        stemmer = _local.stemmer = Stemmer.Stemmer("english", 50_000)
+    return stemmer
+
+
+# British spellings -> American ones, so "colour" finds "color" and "centre" finds "center".
+# Both the question and the text go through this, so a rule only has to be consistent; its
+# one risk is joining two different words, which these endings rarely do.
+_BRITISH = [
+    (re.compile(r"(?<=[a-z]{2})our(s|ed|ing|ite|ites|able|ful|hood|al|ist|er|ers)?$"), r"or\1"),
+    (re.compile(r"(?<=[a-z]{3})is(e|es|ed|ing|ation|ations|er|ers)$"), r"iz\1"),
+    (re.compile(r"(?<=[a-z]{2}l)ys(e|es|ed|ing)$"), r"yz\1"),
+    (re.compile(r"(?<=[a-z]{2}[bt])re(s?)$"), r"er\1"),
+    (re.compile(r"(?<=[a-z]{2}[bt])red$"), r"ered"),
+]
+_BRITISH_WORDS = {
+    "defence": "defense",
+    "offence": "offense",
+    "licence": "license",
+    "pretence": "pretense",
+    "programme": "program",
+    "programmes": "programs",
+    "catalogue": "catalog",
+    "dialogue": "dialog",
+    "analogue": "analog",
+    "grey": "gray",
+    "aluminium": "aluminum",
+}
+
+
+def american(word: str) -> str:
+    """'colour' -> 'color', 'organised' -> 'organized', 'centre' -> 'center'."""
+    if word in _BRITISH_WORDS:
+        return _BRITISH_WORDS[word]
+    for pattern, replacement in _BRITISH:
+        word = pattern.sub(replacement, word)
+    return word
+
+
+@lru_cache(maxsize=100_000)
+def stem(word: str) -> str:
+    """English stem of a lowercase word: 'played' -> 'play', 'kept' -> 'keep'.
+
+    Cached: a document repeats its words, and the spelling rules cost more than the stemmer.
+    """
+    word = american(fold(word))
+    result: str = _stemmer().stemWord(_IRREGULAR.get(word, word))
+    return result
+
+
+@lru_cache(maxsize=1)
+def _irregular_forms() -> dict[str, tuple[str, ...]]:
+    """Stem -> the irregular forms that stem to it: 'keep' -> ('kept',)."""
+    forms: dict[str, list[str]] = {}
+    for form, base in _IRREGULAR.items():
+        forms.setdefault(stem(base), []).append(form)
+    return {key: tuple(value) for key, value in forms.items()}
+
+
+def is_cjk_term(term: str) -> bool:
+    """True for a CJK bigram (or single character), False for a stemmed word."""
+    return CJK_RUN.fullmatch(term) is not None
+
+
+def tokens(text: str, *, keep_stopwords: bool = False) -> list[str]:
+    """Index terms of `text` in order: stems of words, bigrams of CJK runs.
+
+    'The Skarv 3 was launched' -> ['skarv', '3', 'launch'];
+    '澄川製茶の創業' -> ['澄川', '川製', '製茶', '創業'] (bigrams holding kana particles
+    such as 'の' are dropped: they mark grammar, not content).
+    """
+    out: list[str] = []
+    for cjk, word in _TOKEN.findall(text):
+        if word:
+            lower = word.lower()
+            if keep_stopwords or lower not in _STOPWORDS:
+                out.append(stem(lower))
+        else:
+            out.extend(_bigrams(cjk, keep_stopwords))
+    return out
+
+
+def query_terms(question: str) -> list[str]:
+    """Distinct content terms of a question, in order; all its words if none is content."""
+    terms = list(dict.fromkeys(tokens(question)))
+    return terms or list(dict.fromkeys(tokens(question, keep_stopwords=True)))
+
+
+def _bigrams(run: str, keep_all: bool) -> list[str]:
+    if len(run) == 1:
+        return [run] if keep_all or not _HIRAGANA.match(run) else []
+    grams = [run[i : i + 2] for i in range(len(run) - 1)]
+    if keep_all:
+        return grams
+    return [
+        g
+        for g in grams
+        if not _HIRAGANA.search(g)
+        and not (_CJK_QUESTION_CHARS & set(g))
+        and g not in _CJK_STOP_BIGRAMS
+    ]
+
+
+class TermFinder:
+    """Finds where given terms occur in text, without tokenizing all of it.
+
+    A regex looks for words starting with each stem's prefix ('happ' for 'happi', so
+    'happy' is found) and each candidate word is stemmed to confirm it; CJK bigrams are
+    found by a zero-width lookahead so overlapping ones ('澄川', '川製') all count.
+    One pass per script over the text keeps scoring linear in its length.
+    """
+
+    def __init__(self, terms: Iterable[str]) -> None:
+        terms = list(terms)
+        self.words = frozenset(t for t in terms if not is_cjk_term(t))
+        self.grams = frozenset(t for t in terms if is_cjk_term(t))
+        self._word_re = _word_pattern(tuple(sorted(self.words)))
+        self._gram_re = _gram_pattern(tuple(sorted(self.grams)))
+
+    def find(self, text: str) -> list[tuple[int, str]]:
+        """(position, term) of every occurrence, in no particular order.
+
+        `text` must have been through fold(): callers fold a chunk once for every finder.
+        """
+        hits: list[tuple[int, str]] = []
+        if self._word_re is not None:
+            words = self.words
+            for match in self._word_re.finditer(text):
+                term = stem(match.group().lower())
+                if term in words:
+                    hits.append((match.start(), term))
+        if self._gram_re is not None:
+            hits.extend((m.start(), m.group(1)) for m in self._gram_re.finditer(text))
+        return hits
+
+
+@lru_cache(maxsize=256)
+def _word_pattern(words: tuple[str, ...]) -> re.Pattern[str] | None:
+    if not words:
+        return None
+    # Stems can end differently from the word ('happy' -> 'happi'), so words are matched
+    # by a shorter prefix (see _search_prefix) and stemmed to confirm.
+    # Irregular forms ('kept' for 'keep') do not share the prefix, so they are added whole.
+    irregular = _irregular_forms()
+    prefixes = sorted(
+        {_search_prefix(w) for w in words} | {form for w in words for form in irregular.get(w, ())},
+        key=len,
+        reverse=True,
+    )
+    alternation = "|".join(map(re.escape, prefixes))
+    return re.compile(rf"(?<!{_WORD_CHAR})(?:{alternation}){_WORD_CHAR}*", re.IGNORECASE)
+
+
+# Where a British spelling can part from the American stem: centre, colour, organis, analys, grey.
+_VARIANT_PART = re.compile(r"er|or|iz|yz|ay")
+
+
+def _search_prefix(term: str) -> str:
+    """The start of every word that may stem to `term`: 'happi' -> 'happ', 'center' -> 'cent'.
+
+    'happy' stems to 'happi' and 'centre' to 'center', so neither starts with its stem.
+    Candidates are stemmed to confirm, so a short prefix costs time, never a wrong match.
+    """
+    prefix = term[:-1] if len(term) >= 4 else term
+    variant = _VARIANT_PART.search(term, max(2, len(term) - 5))
+    return prefix[: variant.start()] if variant else prefix
+
+
+@lru_cache(maxsize=256)
+def _gram_pattern(grams: tuple[str, ...]) -> re.Pattern[str] | None:
+    if not grams:
+        return None
+    return re.compile(rf"(?=({'|'.join(map(re.escape, grams))}))")
+
+
+SOFT_PREFIX = 6
+"""Least letters of the shorter stem for two stems to be one word family (see related);
+on held-out SQuAD questions 5 joins too many unrelated words, 7 too few."""
+
+
+def related(a: str, b: str) -> bool:
+    """Different stems of one word family, which a suffix stemmer leaves apart.
+
+    One stem, of at least SOFT_PREFIX letters, starts the other: 'german'/'germani'
+    (German/Germany), 'religi'/'religion' (religious/religion), 'luther'/'lutheran';
+    not 'construct'/'constitut' nor 'complet'/'complex'. A few joins are wrong
+    ('second'/'secondari'), so such matches count only SOFT_WEIGHT of a real one.
+    """
+    short, long = sorted((a, b), key=len)
+    return len(short) >= SOFT_PREFIX and short != long and long.startswith(short)
+
+
+class SoftFinder:
+    """Finds words of the same family as given stems that stemming did not join."""
+
+    def __init__(self, terms: Iterable[str]) -> None:
+        self.by_prefix: dict[str, list[str]] = {}
+        for term in terms:
+            if not is_cjk_term(term) and len(term) >= SOFT_PREFIX and term.isalpha():
+                self.by_prefix.setdefault(term[:SOFT_PREFIX], []).append(term)
+        self._re = _soft_pattern(tuple(sorted(self.by_prefix)))
+
+    def find(self, text: str) -> list[tuple[int, str]]:
+        """(position, query term) of each related word; `text` folded as for TermFinder."""
+        if self._re is None:
+            return []
+        hits: list[tuple[int, str]] = []
+        for match in self._re.finditer(text):
+            word = match.group().lower()
+            found = stem(word)
+            for term in self.by_prefix.get(word[:SOFT_PREFIX], ()):
+                if related(found, term):
+                    hits.append((match.start(), term))
+        return hits
+
+
+@lru_cache(maxsize=256)
+def _soft_pattern(prefixes: tuple[str, ...]) -> re.Pattern[str] | None:
+    if not prefixes:
+        return None
+    alternation = "|".join(map(re.escape, prefixes))
+    return re.compile(rf"(?<!{_WORD_CHAR})(?:{alternation}){_WORD_CHAR}*", re.IGNORECASE)

@@ -1,0 +1,1 @@
+"""The LangGraph graph: wiring (build.py), state, chunking, collapse, and one module per node."""

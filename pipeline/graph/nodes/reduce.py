@@ -1,0 +1,87 @@
+"""reduce: keep relevant findings, collapse them to the budget, write the cited final answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import AIMessage, HumanMessage
+
+from pipeline import prompts
+from pipeline.config import Settings
+from pipeline.engines.base import Engine
+from pipeline.engines.meter import Meter
+from pipeline.errors import ModelError
+from pipeline.graph.collapse import collapse
+from pipeline.graph.nodes import NodeFn
+from pipeline.graph.state import State, documents_of
+from pipeline.progress import chunk_counter, emit
+from pipeline.results import Coverage, FailedChunk, Usage
+from pipeline.text.language import detect_language
+from pipeline.text.spans import to_citations
+from pipeline.types import Draft, Finding
+
+
+def make_reduce(engine: Engine, settings: Settings) -> NodeFn:
+    async def reduce(state: State) -> dict[str, Any]:
+        chunk_counter.forget(state["run"])
+        findings = sorted(state.get("findings", []), key=lambda f: f.chunk)
+        failed = [f for f in findings if f.failed]
+        if findings and len(failed) == len(findings):
+            raise ModelError(f"every chunk failed to be read; first error: {failed[0].error}")
+        relevant = [f for f in findings if not f.failed and f.relevance >= settings.min_relevance]
+        meter = Meter("reduce")
+        draft, truncated = await _write(engine, state, relevant, meter, settings)
+        emit("answer")
+        coverage = Coverage(
+            chunks=len(state["chunks"]),
+            read=len(findings) - len(failed),
+            relevant=len(relevant),
+            failed=[FailedChunk(chunk=f.chunk, error=f.error or "") for f in failed],
+            truncated=truncated,
+        )
+        question = state["question"] or "Summarize the documents."
+        return {
+            "answer": draft.text,
+            "mode": "document",
+            "citations": [
+                c.model_dump() for c in to_citations(draft.evidence, documents_of(state))
+            ],
+            "coverage": coverage.model_dump(),
+            "conflicts": draft.conflicts,
+            "usage": Usage.total([*state.get("usage_log", []), *meter.records]).model_dump(),
+            "usage_log": meter.records,
+            "messages": [HumanMessage(question), AIMessage(draft.text)],
+        }
+
+    return reduce
+
+
+async def _write(
+    engine: Engine, state: State, relevant: list[Finding], meter: Meter, settings: Settings
+) -> tuple[Draft, bool]:
+    """The final draft and whether findings had to be cut to fit the budget."""
+    summarizing = state.get("task") == "summarize"
+    if not relevant:
+        # No evidence at all: a fixed answer, no model call that could invent one.
+        text = (
+            prompts.EMPTY_SUMMARY
+            if summarizing
+            else prompts.NOT_FOUND[detect_language(state["question"])]
+        )
+        return Draft(text=text), False
+    goal = state.get("instructions") or prompts.SUMMARY_DEFAULT_INSTRUCTIONS
+    if not summarizing:
+        goal = f"Answer the question: {state['question']}"
+    notes = await collapse(
+        engine,
+        relevant,
+        goal,
+        budget=settings.reduce_token_budget,
+        max_rounds=settings.collapse_max_rounds,
+        meter=meter,
+    )
+    truncated = any(f.truncated for f in notes)
+    if summarizing:
+        words = state.get("summary_words") or settings.summary_words
+        return await engine.summarize(notes, state.get("instructions", ""), words, meter), truncated
+    return await engine.answer(notes, state["question"], meter), truncated

@@ -1,0 +1,47 @@
+"""split: cut the documents into chunks, then fan out one map_chunk per chunk with Send."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from langgraph.types import Send
+
+from pipeline.config import Settings
+from pipeline.engines.base import Engine
+from pipeline.graph.chunking import chunk_tasks, split_documents
+from pipeline.graph.nodes import NodeFn
+from pipeline.graph.state import State, documents_of
+from pipeline.progress import emit
+
+
+def make_split(engine: Engine, settings: Settings) -> NodeFn:
+    # Sync on purpose: splitting and indexing are CPU work with no awaits, and LangGraph
+    # runs a sync node on a worker thread, so a 10 MB split does not stall the event loop.
+    def split(state: State) -> dict[str, Any]:
+        documents = documents_of(state)
+        # The extractive engine reads a chunk in microseconds, so it names a larger
+        # chunk size than a model's; LLMEngine leaves it to Settings.chunk_size.
+        chunks = split_documents(documents, settings, engine.chunk_size)
+        task = state.get("task", "ask")
+        emit("split", chunks=len(chunks))
+        return {
+            "chunks": chunks,
+            "hints": engine.prepare(documents, chunks, state["question"], task),
+            "run": uuid.uuid4().hex,
+        }
+
+    return split
+
+
+def send_chunks(state: State) -> list[Send]:
+    """Edge: one Send per chunk, each carrying a small ChunkTask rather than the state."""
+    tasks = chunk_tasks(
+        state["chunks"],
+        question=state["question"],
+        task=state.get("task", "ask"),
+        instructions=state.get("instructions", ""),
+        run=state["run"],
+        hints=state["hints"],
+    )
+    return [Send("map_chunk", task) for task in tasks]

@@ -1,0 +1,139 @@
+"""What leaves the library: answers, summaries and chat turns with citations, coverage, usage.
+
+Inputs and what nodes pass each other are in pipeline/types.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from pipeline.types import CallUsage, DocumentText, Mode
+
+
+class Citation(BaseModel):
+    """A checkable pointer into a source: `text[start:end] == quote` always holds."""
+
+    document: str
+    chunk: int
+    start: int
+    end: int
+    quote: str
+    page: int | None = None
+
+
+class FailedChunk(BaseModel):
+    """A chunk that could not be read after retries."""
+
+    chunk: int
+    error: str
+
+
+class Coverage(BaseModel):
+    """How much of the input the answer rests on."""
+
+    chunks: int = 0
+    read: int = 0
+    relevant: int = 0
+    failed: list[FailedChunk] = Field(default_factory=list)
+    truncated: bool = Field(
+        False, description="True when findings were cut to fit the reduce budget."
+    )
+
+
+class NodeUsage(BaseModel):
+    """Summed usage of one node's model calls."""
+
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+class Usage(BaseModel):
+    """Summed usage of every model call in a run, in total and per node."""
+
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    by_node: dict[str, NodeUsage] = Field(default_factory=dict)
+
+    @classmethod
+    def total(cls, records: list[CallUsage]) -> Usage:
+        usage = cls()
+        for record in records:
+            node = usage.by_node.setdefault(record.node, NodeUsage())
+            for bucket in (usage, node):
+                bucket.calls += 1
+                bucket.input_tokens += record.input_tokens
+                bucket.output_tokens += record.output_tokens
+        return usage
+
+
+def _documents_field() -> Any:
+    """Absent from the JSON unless asked for (include_documents): texts can be megabytes."""
+    return Field(
+        None,
+        exclude_if=lambda value: value is None,
+        description="The loaded documents, only when asked for (include_documents).",
+    )
+
+
+class AskResult(BaseModel):
+    """The answer to a question over documents, with citations that slice back exactly."""
+
+    answer: str
+    mode: Mode
+    citations: list[Citation] = Field(default_factory=list)
+    coverage: Coverage = Field(default_factory=Coverage)
+    usage: Usage = Field(default_factory=Usage)
+    conflicts: list[str] = Field(
+        default_factory=list, description="Disagreements between chunks and how they were settled."
+    )
+    documents: list[DocumentText] | None = _documents_field()
+
+
+class SummaryResult(BaseModel):
+    """A summary of documents; each cited span is a real span of the source."""
+
+    summary: str
+    citations: list[Citation] = Field(default_factory=list)
+    coverage: Coverage = Field(default_factory=Coverage)
+    usage: Usage = Field(default_factory=Usage)
+    documents: list[DocumentText] | None = _documents_field()
+
+
+class ThreadMessage(BaseModel):
+    """One message of a chat thread."""
+
+    id: str
+    role: Literal["user", "assistant", "system", "tool"]
+    content: str
+
+
+class ChatResult(BaseModel):
+    """One chat turn's reply; `compressed` says whether this turn folded older history."""
+
+    thread_id: str
+    reply: str
+    mode: Mode
+    citations: list[Citation] = Field(default_factory=list)
+    coverage: Coverage = Field(default_factory=Coverage)
+    usage: Usage = Field(default_factory=Usage)
+    compressed: bool = False
+
+
+class ThreadView(BaseModel):
+    """A thread as stored: the running summary, what the model sees, and every message."""
+
+    thread_id: str
+    summary: str = ""
+    summary_covers: list[str] = Field(
+        default_factory=list, description="Ids of the messages the summary folds in."
+    )
+    messages: list[ThreadMessage] = Field(
+        default_factory=list, description="What the model sees: the summary, then kept messages."
+    )
+    history: list[ThreadMessage] = Field(
+        default_factory=list, description="Every message of the thread, in order."
+    )

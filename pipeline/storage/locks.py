@@ -1,0 +1,66 @@
+"""One turn at a time per thread, across processes and replicas: a lock held for the turn."""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from pipeline.config import Settings
+from pipeline.errors import StorageError
+from pipeline.storage.checkpoint import POSTGRES_SCHEMES
+
+# How often a turn waiting for another process's turn on the same thread checks again.
+LOCK_POLL_S = 0.05
+
+
+@asynccontextmanager
+async def thread_lock(settings: Settings, thread_id: str) -> AsyncIterator[None]:
+    """Hold the thread across processes, so turns from several workers or replicas queue.
+
+    PostgreSQL: a session advisory lock, which also spans machines. SQLite (one machine):
+    an exclusive lock on a file beside the database. Both are polled rather than
+    blocked on, so a cancelled request stops waiting at once and never acquires late.
+    """
+    url = settings.checkpoint_url
+    if url and url.startswith(POSTGRES_SCHEMES):
+        async with _advisory_lock(url, thread_id):
+            yield
+    else:
+        async with _file_lock(settings.data_dir / "locks" / f"{thread_id}.lock"):
+            yield
+
+
+@asynccontextmanager
+async def _advisory_lock(url: str, thread_id: str) -> AsyncIterator[None]:
+    from psycopg import AsyncConnection, OperationalError
+
+    try:
+        conn = await AsyncConnection.connect(url, autocommit=True)
+    except OperationalError as exc:
+        raise StorageError(f"cannot reach PostgreSQL at {url.split('@')[-1]}: {exc}") from exc
+    async with conn:  # closing the session releases the lock, whatever happens
+        while True:
+            cursor = await conn.execute(
+                "SELECT pg_try_advisory_lock(hashtextextended(%s, 0))", (thread_id,)
+            )
+            row = await cursor.fetchone()
+            if row is not None and row[0]:
+                break
+            await asyncio.sleep(LOCK_POLL_S)
+        yield
+
+
+@asynccontextmanager
+async def _file_lock(path: Path) -> AsyncIterator[None]:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as handle:  # closing the file releases the lock
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                await asyncio.sleep(LOCK_POLL_S)
+        yield

@@ -1,0 +1,1 @@
+"""Text helpers every floor may use: scripts, tokens, language, cleaning, spans, message text."""

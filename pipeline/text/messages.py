@@ -1,0 +1,19 @@
+"""A chat message's content as plain text, however the provider shaped it."""
+
+from __future__ import annotations
+
+from langchain_core.messages import AIMessage, BaseMessage
+
+
+def message_text(message: BaseMessage) -> str:
+    """The message's text; list-shaped content (text and image parts) as its string form."""
+    content = message.content
+    return content if isinstance(content, str) else str(content)
+
+
+def message_text_with_tools(message: BaseMessage) -> str:
+    """The text plus any tool-call arguments: what a model was sent or wrote, for token counts."""
+    text = message_text(message)
+    if isinstance(message, AIMessage) and message.tool_calls:
+        text += str([call["args"] for call in message.tool_calls])
+    return text

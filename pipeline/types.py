@@ -1,0 +1,136 @@
+"""What nodes and engines pass each other: documents, chunks, the Send payload, findings, drafts.
+
+What leaves the library (answers, summaries, threads) is in pipeline/results.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypedDict
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from pipeline.errors import InputError
+from pipeline.text.clean import clean_text
+
+Mode = Literal["chat", "document"]
+Task = Literal["ask", "summarize", "remember"]
+"""ask a question, summarize documents, or remember a chat transcript (memory folding)."""
+
+
+class DocumentIn(BaseModel):
+    """One document sent as text."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str | None = Field(
+        None, max_length=200, description="Name used in citations; default doc1, doc2, ..."
+    )
+    text: str = Field(description="The document's text (plain text or Markdown).")
+
+
+class DocumentText(BaseModel):
+    """A document as the pipeline read it: every citation's offsets index into `text`."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    text: str = Field(description="The loaded text (a PDF's pages joined, an HTML page's text).")
+    page_starts: list[int] = Field(
+        default_factory=list, description="Offset where each page begins (PDFs); else empty."
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _clean(cls, data: Any) -> Any:
+        """Every DocumentText is fit to read: this runs on construction, so no path skips it.
+
+        Lone surrogates are refused and control characters removed, once per document; an
+        empty text is refused. Raised as InputError, which pydantic passes through unwrapped.
+        """
+        if isinstance(data, dict) and isinstance(data.get("text"), str):
+            where = f"document {data.get('id')!r}"
+            text = clean_text(data["text"], where)
+            if not text.strip():
+                raise InputError(f"{where} is empty", hint="Send a document with text in it.")
+            data = {**data, "text": text}
+        return data
+
+
+class Chunk(TypedDict):
+    """A slice of one document: `text == document.text[start:end]`."""
+
+    id: int
+    document: str
+    start: int
+    end: int
+    text: str
+
+
+class ChunkTask(TypedDict):
+    """The `Send` payload for one map_chunk run: small on purpose, never the whole state.
+
+    `total` is the run's chunk count and `run` a token for progress counting; `hints`
+    holds small engine data computed once per run (e.g. corpus term statistics).
+    """
+
+    chunk: Chunk
+    question: str
+    task: Task
+    instructions: str
+    total: int
+    run: str
+    hints: dict[str, Any]
+
+
+class Route(BaseModel):
+    """The router's decision: answer directly or read the attached documents."""
+
+    mode: Mode = Field(description="'document' to read the attached documents, else 'chat'.")
+    reason: str = Field("", description="One short sentence on why.")
+
+
+class Evidence(BaseModel):
+    """A verbatim span of a source document; offsets are computed by code, never by a model."""
+
+    document: str = Field(description="Id of the document the span comes from.")
+    chunk: int = Field(0, description="Id of the chunk the span was found in.")
+    start: int = Field(ge=0, description="Start character offset in the document text.")
+    end: int = Field(ge=0, description="End character offset (exclusive).")
+    quote: str = Field(description="Exactly document_text[start:end].")
+    score: float = Field(0.0, description="How strongly the engine ranked this span.")
+
+
+class Finding(BaseModel):
+    """What one chunk (or one collapsed group of chunks) says about the question."""
+
+    model_config = ConfigDict(frozen=True)
+
+    chunk: int = Field(description="Id of the chunk read (the first chunk for a collapsed group).")
+    chunks: list[int] = Field(default_factory=list, description="All chunk ids this covers.")
+    relevance: int = Field(0, ge=0, le=10, description="0 = unrelated, 10 = answers it fully.")
+    answer: str = Field("", description="What the chunk says, or 'no information'.")
+    evidence: list[Evidence] = Field(default_factory=list, description="Supporting quotes.")
+    rationale: str = Field("", description="Why this is (or is not) relevant.")
+    confidence: int = Field(0, ge=0, le=5, description="How sure the reader is, 0-5.")
+    error: str | None = Field(None, description="Set when the chunk could not be read.")
+    truncated: bool = Field(False, description="True when cut to fit the reduce budget.")
+
+    @property
+    def failed(self) -> bool:
+        return self.error is not None
+
+
+class Draft(BaseModel):
+    """An engine's final text and the evidence it rests on, before code builds citations."""
+
+    text: str
+    evidence: list[Evidence] = Field(default_factory=list)
+    conflicts: list[str] = Field(default_factory=list)
+
+
+class CallUsage(BaseModel):
+    """Tokens of one model call, tagged with the node that made it."""
+
+    node: str
+    input_tokens: int = 0
+    output_tokens: int = 0

@@ -1,0 +1,85 @@
+"""Document loaders shared by the API and the CLI: type told by content, PDF pages, hard limits."""
+
+from __future__ import annotations
+
+import codecs
+from pathlib import Path
+
+import pytest
+
+from pipeline import InputError, Settings, TooLargeError, UnsupportedTypeError, ask
+from pipeline.documents import from_bytes, load_documents
+from pipeline.documents.sniff import sniff_type
+from tests.support.documents import html_page, pdf_bytes
+from tests.support.fakes import FakeChatModel
+
+
+def test_pdf_text_keeps_page_starts_that_point_at_each_page() -> None:
+    pages = ["First page text.", "Second page text.", "Third page text."]
+    loaded = from_bytes(pdf_bytes(pages), "three.pdf", Settings())
+    for number, (start, page) in enumerate(zip(loaded.page_starts, pages, strict=True)):
+        assert loaded.text[start : start + len(page)] == page, number
+
+
+def test_library_and_cli_read_a_pdf_path_and_cite_its_page(tmp_path: Path) -> None:
+    path = tmp_path / "report.pdf"
+    path.write_bytes(pdf_bytes(["Nothing relevant here.", "Ada Lovelace founded Acme Shipping."]))
+    result = ask(path, "Who founded Acme Shipping?", model=FakeChatModel())
+    assert result.citations[0].page == 2
+    assert result.citations[0].document == "report.pdf"
+
+
+@pytest.mark.parametrize(
+    ("raw", "name", "kind"),
+    [
+        (pdf_bytes(["x"]), "notes.txt", "pdf"),
+        (html_page("<p>x</p>").encode(), "page.txt", "html"),
+        (b"<p>fragment</p>", "page.html", "html"),
+        (b"# Title\n\nMarkdown <b>inline</b> stays text.", "notes.md", "text"),
+        (codecs.BOM_UTF8 + b"<!DOCTYPE html><html></html>", "x", "html"),
+    ],
+    ids=["pdf-named-txt", "html-named-txt", "html-by-suffix", "markdown", "html-with-bom"],
+)
+def test_type_is_told_from_content_first(raw: bytes, name: str, kind: str) -> None:
+    assert sniff_type(raw, name) == kind
+
+
+def test_utf16_with_bom_and_utf8_bom_decode(tmp_path: Path) -> None:
+    text = "Tromsø — 北極 résumé"
+    for encoding in ("utf-16-le", "utf-16-be"):
+        bom = codecs.BOM_UTF16_LE if encoding.endswith("le") else codecs.BOM_UTF16_BE
+        assert from_bytes(bom + text.encode(encoding), "t.txt", Settings()).text == text
+    assert from_bytes(codecs.BOM_UTF8 + text.encode(), "t.txt", Settings()).text == text
+
+
+def test_html_loses_scripts_styles_and_tags_but_keeps_blocks_on_lines() -> None:
+    page = html_page("<h1>Title</h1><p>One <a href='#'>link</a>.</p><ul><li>a</li><li>b</li></ul>")
+    text = from_bytes(page.encode(), "p.html", Settings()).text
+    assert text == "Title\nOne link.\na\nb"
+
+
+def test_pdf_over_the_character_cap_is_refused() -> None:
+    small = Settings(max_document_mb=0.00002)  # 20 characters
+    with pytest.raises(TooLargeError):
+        from_bytes(pdf_bytes(["This page has far more than twenty characters."]), "b.pdf", small)
+
+
+def test_pdf_parse_past_its_time_limit_is_refused() -> None:
+    hurried = Settings(pdf_timeout_s=0.001)
+    with pytest.raises(InputError, match="longer than"):
+        from_bytes(pdf_bytes(["slow"]), "slow.pdf", hurried)
+
+
+def test_unknown_binary_and_undecodable_text_are_told_apart() -> None:
+    with pytest.raises(UnsupportedTypeError):
+        from_bytes(b"\x1f\x8b\x08\x00compressed", "a.txt", Settings())
+    with pytest.raises(InputError, match="UTF-8") as caught:
+        from_bytes("naïve".encode("latin-1"), "a.txt", Settings())
+    assert not isinstance(caught.value, UnsupportedTypeError)
+
+
+def test_loaded_pdf_documents_pass_validation_with_pages_intact() -> None:
+    loaded = from_bytes(pdf_bytes(["One.", "Two."]), "two.pdf", Settings())
+    (document,) = load_documents([loaded], Settings())
+    assert document.page_starts == loaded.page_starts
+    assert document.text == loaded.text
