@@ -163,6 +163,27 @@ class Settings(BaseSettings):
     memory_summary_words: int = setting(
         150, ge=20, le=2000, description="Target length of the running chat summary, in words."
     )
+    memory_recall_k: int = setting(
+        8,
+        ge=0,
+        le=100,
+        description="Earlier messages each chat turn recalls by relevance, beyond the kept "
+        "ones; 0: none.",
+    )
+    memory_recall_token_budget: int = setting(
+        1000, ge=50, description="Most tokens of recalled earlier turns a chat prompt may hold."
+    )
+    embeddings: Literal["", "openai", "databricks"] = setting(
+        "",
+        description="Embeddings that join lexical recall of earlier turns: `openai` "
+        "(any /v1/embeddings server), `databricks`; empty: lexical only.",
+    )
+    embeddings_model: str = setting(
+        "", description="Embeddings model (Databricks: endpoint name); needed by LONGDOC_EMBEDDINGS."
+    )
+    embeddings_base_url: str = setting(
+        "", description="Embeddings server URL; empty: LONGDOC_BASE_URL and its fallbacks."
+    )
     evidence_sentences: int = setting(
         3,
         ge=1,

@@ -80,7 +80,7 @@ SUMMARY_USER = (
 
 CHAT_SYSTEM = (
     "You are longdoc, a helpful assistant for questions about documents. Answer briefly "
-    "and say so when you do not know."
+    "and say so when you do not know. " + DATA_RULE
 )
 
 SUMMARY_DEFAULT_INSTRUCTIONS = "Summarize the main points: who, what, when, and key figures."
@@ -154,6 +154,15 @@ MEMORY_PREFIX = "Summary of the earlier conversation:\n"
 # Speakers in a transcript folded into the running summary (see pipeline/memory/window.py).
 USER_LABEL = "User"
 ASSISTANT_LABEL = "Assistant"
+
+RECALL_PREFIX = (
+    "Earlier turns of this conversation that may bear on the new message, oldest first:\n"
+)
+RECALLED_TURN = "[{when}] {speaker}: {text}"
+"""One recalled turn inside the fenced block; `when` is its date or 'undated'."""
+SUMMARY_LABEL = "Summary of the conversation so far"
+NAMED_MESSAGE = "({speaker}, {when}) {text}"
+"""A kept message whose speaker has a name (an imported history): who and when, then it."""
 
 MEMORY_INSTRUCTIONS = (
     "Summarize this conversation so it can continue without the full transcript: keep "

@@ -1,5 +1,7 @@
 """What leaves the library: answers, summaries and chat turns with citations, coverage, usage.
 
+RecalledMessage (a recall hit) is defined in pipeline/types.py, where engines read it too.
+
 Inputs and what nodes pass each other are in pipeline/types.py.
 """
 
@@ -10,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from pipeline.types import CallUsage, DocumentText, Mode
+from pipeline.types import RecalledMessage as RecalledMessage
 
 
 class Citation(BaseModel):
@@ -109,6 +112,8 @@ class ThreadMessage(BaseModel):
     id: str
     role: Literal["user", "assistant", "system", "tool"]
     content: str
+    name: str | None = Field(None, description="The speaker's name, when one was given.")
+    created_at: str | None = Field(None, description="When it was written (ISO-8601), if known.")
 
 
 class ChatResult(BaseModel):
@@ -121,6 +126,18 @@ class ChatResult(BaseModel):
     coverage: Coverage = Field(default_factory=Coverage)
     usage: Usage = Field(default_factory=Usage)
     compressed: bool = False
+    recalled: list[str] = Field(
+        default_factory=list,
+        description="Ids of the earlier messages (and summaries) recalled into this turn's prompt.",
+    )
+
+
+class ImportResult(BaseModel):
+    """A history import: how many messages were added and how many the thread now holds."""
+
+    thread_id: str
+    imported: int
+    messages: int
 
 
 class ThreadView(BaseModel):

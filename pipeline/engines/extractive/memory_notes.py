@@ -18,7 +18,7 @@ from pipeline.prompts import ASSISTANT_LABEL, MEMORY_PREFIX
 FIRST_PERSON_BONUS = 1.0
 RECENCY_BONUS = 0.5  # spread over the transcript: its last sentence gets the full 0.5
 
-_FIRST_PERSON = re.compile(
+FIRST_PERSON = re.compile(
     r"\b(?:I|I'm|I've|I'd|I'll|my|me|mine|myself|we|we're|our|ours|us)\b"
     r"|私|僕|俺|わたし|自分|저는|제가|저의|나는|내가|我",
     re.IGNORECASE,
@@ -42,6 +42,6 @@ def remembered_sentences(text: str) -> list[Candidate]:
             if carried and MEMORY_PREFIX.strip() in sentence:
                 continue
             score = 1.0 + RECENCY_BONUS * s / max(1, len(text))
-            score += FIRST_PERSON_BONUS if _FIRST_PERSON.search(sentence) else 0.0
+            score += FIRST_PERSON_BONUS if FIRST_PERSON.search(sentence) else 0.0
             kept.append(Candidate(s, e, score))
     return kept

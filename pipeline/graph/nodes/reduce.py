@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.runtime import Runtime
 
 from pipeline import prompts
 from pipeline.config import Settings
@@ -12,7 +14,9 @@ from pipeline.engines.base import Engine
 from pipeline.engines.meter import Meter
 from pipeline.errors import ModelError
 from pipeline.graph.collapse import collapse
+from pipeline.engines.llm.embeddings import Embedder
 from pipeline.graph.nodes import NodeFn
+from pipeline.graph.nodes.recall import remember, stamped
 from pipeline.graph.state import State, documents_of
 from pipeline.progress import chunk_counter, emit
 from pipeline.results import Coverage, FailedChunk, Usage
@@ -21,8 +25,10 @@ from pipeline.text.spans import to_citations
 from pipeline.types import Draft, Finding
 
 
-def make_reduce(engine: Engine, settings: Settings) -> NodeFn:
-    async def reduce(state: State) -> dict[str, Any]:
+def make_reduce(engine: Engine, settings: Settings, embedder: Embedder | None = None) -> NodeFn:
+    async def reduce(
+        state: State, config: RunnableConfig, runtime: Runtime[Any]
+    ) -> dict[str, Any]:
         chunk_counter.forget(state["run"])
         findings = sorted(state.get("findings", []), key=lambda f: f.chunk)
         failed = [f for f in findings if f.failed]
@@ -40,6 +46,8 @@ def make_reduce(engine: Engine, settings: Settings) -> NodeFn:
             truncated=truncated,
         )
         question = state["question"] or "Summarize the documents."
+        turn = [stamped(HumanMessage(question)), stamped(AIMessage(draft.text))]
+        await remember(runtime, config, embedder, state.get("messages", []), turn)
         return {
             "answer": draft.text,
             "mode": "document",
@@ -50,7 +58,7 @@ def make_reduce(engine: Engine, settings: Settings) -> NodeFn:
             "conflicts": draft.conflicts,
             "usage": Usage.total([*state.get("usage_log", []), *meter.records]).model_dump(),
             "usage_log": meter.records,
-            "messages": [HumanMessage(question), AIMessage(draft.text)],
+            "messages": turn,
         }
 
     return reduce
