@@ -179,7 +179,8 @@ class Settings(BaseSettings):
         "(any /v1/embeddings server), `databricks`; empty: lexical only.",
     )
     embeddings_model: str = setting(
-        "", description="Embeddings model (Databricks: endpoint name); needed by LONGDOC_EMBEDDINGS."
+        "",
+        description="Embeddings model (Databricks: endpoint name); needed by LONGDOC_EMBEDDINGS.",
     )
     embeddings_base_url: str = setting(
         "", description="Embeddings server URL; empty: LONGDOC_BASE_URL and its fallbacks."

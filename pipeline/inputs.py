@@ -43,7 +43,7 @@ def _check_length(text: str, what: str, settings: Settings) -> None:
 MAX_IMPORT_MESSAGES = 100_000
 """Most messages one history import may hold (10,000 import in about a second)."""
 _IMPORT_FIELDS = {"role", "content", "name", "created_at"}
-_IMPORT_ROLES = {"user": HumanMessage, "assistant": AIMessage}
+_IMPORT_ROLES: dict[str, type[BaseMessage]] = {"user": HumanMessage, "assistant": AIMessage}
 
 
 def valid_query(query: Any, settings: Settings) -> str:
@@ -87,8 +87,9 @@ def _imported(message: Any, index: int) -> BaseMessage:
         raise InputError(f"{where} is a {type(message).__name__}, not an object")
     unknown = sorted(set(message) - _IMPORT_FIELDS)
     if unknown:
-        raise InputError(f"{where} has unknown fields {unknown}; allowed: role, content, name, "
-                         "created_at")
+        raise InputError(
+            f"{where} has unknown fields {unknown}; allowed: role, content, name, created_at"
+        )
     role = message.get("role")
     if role not in _IMPORT_ROLES:
         raise InputError(f"{where}: role must be 'user' or 'assistant', not {role!r}")
@@ -110,7 +111,8 @@ def _imported(message: Any, index: int) -> BaseMessage:
                 hint="e.g. 2024-05-01T09:30:00Z",
             ) from None
     kwargs = {"created_at": created} if created is not None else {}
-    return _IMPORT_ROLES[role](
+    kind: type[BaseMessage] = _IMPORT_ROLES[role]
+    return kind(
         clean_text(content, where),
         id=uuid.uuid4().hex,
         name=name.strip() if name else None,

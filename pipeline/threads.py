@@ -24,9 +24,8 @@ from langgraph.store.base import BaseStore
 
 from pipeline.config import Settings
 from pipeline.documents import Documents, load_documents
-from pipeline.errors import InputError, NotFoundError
-from pipeline.engines.llm.embeddings import Embedder
 from pipeline.engines.llm.embeddings import embedder as make_embedder
+from pipeline.errors import InputError, NotFoundError
 from pipeline.graph.build import abuild_graph
 from pipeline.inputs import valid_history, valid_message, valid_query
 from pipeline.memory.entries import Entry, created_at, message_entry

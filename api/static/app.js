@@ -417,6 +417,32 @@ function addMessage(role, text) {
   item.append(who, text);
   $("messages").append(item);
   item.scrollIntoView({ block: "nearest" });
+  return item;
+}
+
+// Under a reply: the earlier turns recalled into its prompt, looked up in the history.
+function showRecalled(item, ids, history) {
+  if (!ids || !ids.length) return;
+  const byId = new Map(history.map((message) => [message.id, message]));
+  const details = document.createElement("details");
+  details.className = "recalled";
+  const summary = document.createElement("summary");
+  summary.textContent = `Recalled ${ids.length} earlier turn${ids.length === 1 ? "" : "s"}`;
+  const list = document.createElement("ol");
+  for (const id of ids) {
+    const message = byId.get(id);
+    const entry = document.createElement("li");
+    if (message) {
+      const who = message.name || (message.role === "user" ? "You" : "longdoc");
+      const when = message.created_at ? ` (${message.created_at.slice(0, 16).replace("T", " ")})` : "";
+      entry.textContent = `${who}${when}: ${message.content}`;
+    } else {
+      entry.textContent = "A summary of earlier turns";
+    }
+    list.append(entry);
+  }
+  details.append(summary, list);
+  item.append(details);
 }
 
 function showSummary(summary) {
@@ -453,11 +479,12 @@ async function sendMessage(event) {
     const path = `/v1/threads/${encodeURIComponent(state.threadId)}/messages`;
     const reply = await requestJson(path, init);
     addMessage("user", message);
-    addMessage("assistant", reply.reply);
+    const answer = addMessage("assistant", reply.reply);
     $("chat-input").value = "";
     $("attach").checked = false;
     const view = await requestJson(`/v1/threads/${encodeURIComponent(state.threadId)}`);
     showSummary(view.summary);
+    showRecalled(answer, reply.recalled, view.history);
   } catch (error) {
     showError(error);
   } finally {

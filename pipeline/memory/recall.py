@@ -175,7 +175,9 @@ def prompt_turns(hits: Sequence[Hit], budget: int) -> list[RecalledMessage]:
         turn = recalled_message(hit)
         tokens = count_tokens(turn.content)
         if tokens > left and not chosen:
-            turn = turn.model_copy(update={"content": turn.content[: len(turn.content) * left // tokens]})
+            turn = turn.model_copy(
+                update={"content": turn.content[: len(turn.content) * left // tokens]}
+            )
             tokens = left
         if tokens <= left:
             chosen.append(turn)

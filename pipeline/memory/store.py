@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from langchain_core.messages import BaseMessage
-from langgraph.store.base import BaseStore, GetOp, PutOp
+from langgraph.store.base import BaseStore, GetOp, Item, PutOp
 
 from pipeline.engines.llm.embeddings import Embedder
 from pipeline.memory.entries import Entry, key_of, message_entry
@@ -74,10 +74,9 @@ class ThreadMemory:
         for start in range(0, len(keys), READ_BATCH):
             ops = [GetOp(self.ns, key) for key in keys[start : start + READ_BATCH]]
             items = await self.store.abatch(ops)
-            values = [item.value for item in items if item is not None]
+            values = [item.value for item in items if isinstance(item, Item)]
             # Compiling thousands of entries is CPU work: off the event loop.
-            entries = await asyncio.to_thread(lambda vs=values: [Entry.from_value(v) for v in vs])
-            index.add(entries)
+            index.add(await asyncio.to_thread(_entries_of, values))
         return index
 
     async def append(self, entries: Sequence[Entry], *, confirmed: bool) -> None:
@@ -162,13 +161,15 @@ class ThreadMemory:
         await self.store.abatch(ops)
 
 
+def _entries_of(values: list[dict[str, Any]]) -> list[Entry]:
+    return [Entry.from_value(value) for value in values]
+
+
 def _head_value(head: Head) -> dict[str, Any]:
     return asdict(head)
 
 
-def _first_mismatch(
-    index: ThreadIndex, head: Head, history: Sequence[BaseMessage]
-) -> int | None:
+def _first_mismatch(index: ThreadIndex, head: Head, history: Sequence[BaseMessage]) -> int | None:
     """The first indexed position whose message the history does not hold there, if any.
 
     Only the unconfirmed tail (or, when all is confirmed, the last entry) is compared:

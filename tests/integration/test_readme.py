@@ -43,6 +43,8 @@ README_SETTINGS = (
     "answer_sentences",
     "checkpoint_url",
     "memory_token_budget",
+    "embeddings",
+    "embeddings_model",
     "data_dir",
     "max_document_mb",
     "api_keys",

@@ -12,8 +12,8 @@ from pipeline.engines.extractive import conversation, lexrank
 from pipeline.engines.extractive.memory_notes import remembered_sentences
 from pipeline.engines.extractive.retrieval import Query, build_query, diverse_order, score_sentences
 from pipeline.engines.meter import Meter
-from pipeline.text.spans import evidence_at
 from pipeline.prompts import MEMORY_PREFIX
+from pipeline.text.spans import evidence_at
 from pipeline.types import (
     ChatPrompt,
     Chunk,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import httpx
 from langchain_core.embeddings import Embeddings
@@ -40,14 +40,12 @@ class Embedder:
         vectors: list[list[float]] = []
         for start in range(0, len(texts), BATCH):
             batch = [t[:MAX_CHARS] or " " for t in texts[start : start + BATCH]]
-            vectors += await call_model(
-                lambda b=batch: self.model.aembed_documents(b), self.settings
-            )
+            vectors += await call_model(partial(self.model.aembed_documents, batch), self.settings)
         return vectors
 
     async def embed_query(self, text: str) -> list[float]:
         return await call_model(
-            lambda: self.model.aembed_query(text[:MAX_CHARS] or " "), self.settings
+            partial(self.model.aembed_query, text[:MAX_CHARS] or " "), self.settings
         )
 
 
@@ -107,7 +105,7 @@ def _endpoint(settings: Settings, environ: Mapping[str, str]) -> tuple[str, str]
 def _openai_embeddings(base_url: str, key: str, model: str, timeout_s: float) -> Embeddings:
     from langchain_openai import OpenAIEmbeddings
 
-    return OpenAIEmbeddings(
+    return OpenAIEmbeddings(  # type: ignore[call-arg]  # aliases mypy's pydantic plugin misses
         model=model,
         base_url=base_url or None,
         api_key=SecretStr(key),

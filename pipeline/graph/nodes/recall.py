@@ -87,7 +87,9 @@ def stamped(message: BaseMessage) -> BaseMessage:
     """The message with an id and the time it was written, so its index entry names both."""
     now = datetime.now(UTC).isoformat(timespec="seconds")
     kwargs = {**message.additional_kwargs, "created_at": now}
-    return message.model_copy(update={"id": message.id or uuid.uuid4().hex, "additional_kwargs": kwargs})
+    return message.model_copy(
+        update={"id": message.id or uuid.uuid4().hex, "additional_kwargs": kwargs}
+    )
 
 
 def thread_of(config: RunnableConfig) -> str | None:

@@ -11,10 +11,10 @@ from langgraph.runtime import Runtime
 from pipeline import prompts
 from pipeline.config import Settings
 from pipeline.engines.base import Engine
+from pipeline.engines.llm.embeddings import Embedder
 from pipeline.engines.meter import Meter
 from pipeline.errors import ModelError
 from pipeline.graph.collapse import collapse
-from pipeline.engines.llm.embeddings import Embedder
 from pipeline.graph.nodes import NodeFn
 from pipeline.graph.nodes.recall import remember, stamped
 from pipeline.graph.state import State, documents_of
@@ -26,9 +26,7 @@ from pipeline.types import Draft, Finding
 
 
 def make_reduce(engine: Engine, settings: Settings, embedder: Embedder | None = None) -> NodeFn:
-    async def reduce(
-        state: State, config: RunnableConfig, runtime: Runtime[Any]
-    ) -> dict[str, Any]:
+    async def reduce(state: State, config: RunnableConfig, runtime: Runtime[Any]) -> dict[str, Any]:
         chunk_counter.forget(state["run"])
         findings = sorted(state.get("findings", []), key=lambda f: f.chunk)
         failed = [f for f in findings if f.failed]
