@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -23,6 +24,18 @@ MAX_CACHED_THREADS = 64
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class Columns:
+    """Per entry: term count and whether the user speaks of themselves; per message, in
+    history order: its entry's position and whether the user or the assistant said it."""
+
+    lengths: FloatArray
+    about_self: BoolArray
+    message_positions: IntArray
+    user: BoolArray
+    assistant: BoolArray
 
 
 class ThreadIndex:
@@ -46,7 +59,7 @@ class ThreadIndex:
         self._postings: dict[str, tuple[list[int], list[int]]] = {}
         self._arrays: dict[str, tuple[int, IntArray, FloatArray]] = {}
         self._vectors: dict[str, tuple[int, IntArray, FloatArray]] = {}
-        self._columns: tuple[FloatArray, BoolArray, IntArray] | None = None
+        self._columns: Columns | None = None
         self.lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -97,13 +110,17 @@ class ThreadIndex:
             self._arrays[term] = cached
         return cached[1], cached[2]
 
-    def columns(self) -> tuple[FloatArray, BoolArray, IntArray]:
-        """(term counts, about_self, message positions) as arrays, rebuilt only when grown."""
-        if self._columns is None or len(self._columns[0]) != len(self.entries):
-            self._columns = (
-                np.asarray(self.lengths, dtype=np.float64),
-                np.asarray(self.about_self, dtype=np.bool_),
-                np.asarray(self.message_positions, dtype=np.int64),
+    def columns(self) -> Columns:
+        """The entries' numbers as arrays, rebuilt only when entries were added."""
+        if self._columns is None or len(self._columns.lengths) != len(self.entries):
+            positions = np.asarray(self.message_positions, dtype=np.int64)
+            roles = np.asarray([self.entries[p].role for p in self.message_positions])
+            self._columns = Columns(
+                lengths=np.asarray(self.lengths, dtype=np.float64),
+                about_self=np.asarray(self.about_self, dtype=np.bool_),
+                message_positions=positions,
+                user=roles == "user",
+                assistant=roles == "assistant",
             )
         return self._columns
 

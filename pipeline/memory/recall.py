@@ -2,8 +2,9 @@
 
 Lexical ranking is always on and uses the built-in engine's tokenizer (stems that join
 British and American spellings and ignore accents, CJK bigrams), so "colour" recalls
-"color" and 東京 recalls 東京都. Each message also borrows part of its neighbours' scores:
-a question is often answered by the reply to it, and a reply is about its question.
+"color" and 東京 recalls 東京都. A user message and the reply after it borrow part of each
+other's scores: a question is often answered by the reply to it, which may share none of
+its words.
 With an embedder, the query's nearest vectors are a second ranking, and the two are
 fused by reciprocal rank (each entry scores the sum of 1 / (RRF_K + rank) over the
 rankings it is in), which needs no calibration between BM25 and cosine scales.
@@ -27,9 +28,9 @@ K1 = 1.2
 B = 0.75
 """Standard BM25 parameters: turns vary from 'ok' to pages, so length normalization is full."""
 REPLY_CONTEXT = 0.5
-"""Share of the previous message's score a message borrows: the reply to a matching question."""
+"""Share of its user message's score a reply borrows: the answer to a matching question."""
 QUESTION_CONTEXT = 0.3
-"""Share of the next message's score a message borrows: the question a matching reply answers."""
+"""Share of its reply's score a user message borrows: the question a matching reply answers."""
 SELF_BOOST = 0.5
 """Score bonus (x1.5) for the user's own first-person statements when the query is about
 the user ("what is my name?"): what they said about themselves answers it, not a mention."""
@@ -82,7 +83,8 @@ def lexical_scores(index: ThreadIndex, query: str) -> FloatArray:
     terms = query_terms(query)
     if not terms:
         return scores
-    lengths, about_self, _ = index.columns()
+    columns = index.columns()
+    lengths = columns.lengths
     average = max(1.0, float(lengths.mean()))
     n = len(index.entries)
     for term in terms:
@@ -93,19 +95,22 @@ def lexical_scores(index: ThreadIndex, query: str) -> FloatArray:
         norm = K1 * (1 - B + B * lengths[positions] / average)
         scores[positions] += idf * tfs * (K1 + 1) / (tfs + norm)
     if FIRST_PERSON.search(query):
-        scores[about_self] *= 1 + SELF_BOOST
+        scores[columns.about_self] *= 1 + SELF_BOOST
     return _with_neighbours(index, scores)
 
 
 def _with_neighbours(index: ThreadIndex, scores: FloatArray) -> FloatArray:
-    """Each message plus shares of the messages just before and after it in the history."""
-    positions = index.columns()[2]
+    """Each user message plus a share of the reply after it, each reply plus a share of the
+    user message before it: a question and its answer lend each other their words."""
+    columns = index.columns()
+    positions = columns.message_positions
     if len(positions) < 2:
         return scores
     own = scores[positions]
+    pair = columns.user[:-1] & columns.assistant[1:]  # message i asks, i + 1 replies
     borrowed = np.zeros_like(own)
-    borrowed[1:] += REPLY_CONTEXT * own[:-1]
-    borrowed[:-1] += QUESTION_CONTEXT * own[1:]
+    borrowed[1:] += np.where(pair, REPLY_CONTEXT * own[:-1], 0.0)
+    borrowed[:-1] += np.where(pair, QUESTION_CONTEXT * own[1:], 0.0)
     out = scores.copy()
     out[positions] += borrowed
     return out
