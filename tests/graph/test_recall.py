@@ -315,7 +315,8 @@ async def test_entries_written_ahead_of_a_history_that_never_came_are_dropped(
     async with open_store(memory) as store:
         keys = {i.key for i in await store.asearch(namespace("crash"), limit=100)}
         item = await store.aget(namespace("crash"), "m000000002")
-    assert item is not None and item.value["id"] != "ghost"
+    assert item is not None
+    assert item.value["id"] != "ghost"
     assert keys >= {"head", "m000000000", "m000000003"}
 
 
