@@ -43,6 +43,10 @@ def _check_length(text: str, what: str, settings: Settings) -> None:
 MAX_IMPORT_MESSAGES = 100_000
 """Most messages one history import may hold (10,000 import in about a second)."""
 _IMPORT_FIELDS = {"role", "content", "name", "created_at"}
+IMPORT_HINT = (
+    'Each message is {"role": "user" or "assistant", "content": text, "name"?, '
+    '"created_at"?: ISO-8601}; nothing was imported.'
+)
 _IMPORT_ROLES: dict[str, type[BaseMessage]] = {"user": HumanMessage, "assistant": AIMessage}
 
 
@@ -62,7 +66,7 @@ def valid_history(messages: Any, settings: Settings) -> list[BaseMessage]:
     date are kept (the date as given, once it parses as ISO-8601).
     """
     if not isinstance(messages, list):
-        raise InputError("messages must be a list of {role, content} objects")
+        raise InputError("messages must be a list of {role, content} objects", hint=IMPORT_HINT)
     if not messages:
         raise InputError("messages is empty", hint="Send at least one message to import.")
     if len(messages) > MAX_IMPORT_MESSAGES:
@@ -84,7 +88,7 @@ def valid_history(messages: Any, settings: Settings) -> list[BaseMessage]:
 def _imported(message: Any, index: int) -> BaseMessage:
     where = f"message {index}"
     if not isinstance(message, dict):
-        raise InputError(f"{where} is a {type(message).__name__}, not an object")
+        raise InputError(f"{where} is a {type(message, hint=IMPORT_HINT).__name__}, not an object")
     unknown = sorted(set(message) - _IMPORT_FIELDS)
     if unknown:
         raise InputError(
@@ -92,17 +96,21 @@ def _imported(message: Any, index: int) -> BaseMessage:
         )
     role = message.get("role")
     if role not in _IMPORT_ROLES:
-        raise InputError(f"{where}: role must be 'user' or 'assistant', not {role!r}")
+        raise InputError(
+            f"{where}: role must be 'user' or 'assistant', not {role!r}", hint=IMPORT_HINT
+        )
     content = message.get("content")
     if not isinstance(content, str) or not content.strip():
-        raise InputError(f"{where}: content must be a non-empty string")
+        raise InputError(f"{where}: content must be a non-empty string", hint=IMPORT_HINT)
     name = message.get("name")
     if name is not None and (not isinstance(name, str) or not name.strip() or len(name) > 200):
-        raise InputError(f"{where}: name must be a non-empty string of at most 200 characters")
+        raise InputError(
+            f"{where}: name must be a non-empty string of at most 200 characters", hint=IMPORT_HINT
+        )
     created = message.get("created_at")
     if created is not None:
         if not isinstance(created, str):
-            raise InputError(f"{where}: created_at must be an ISO-8601 string")
+            raise InputError(f"{where}: created_at must be an ISO-8601 string", hint=IMPORT_HINT)
         try:
             datetime.fromisoformat(created)
         except ValueError:

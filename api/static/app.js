@@ -428,10 +428,10 @@ function showRecalled(item, ids, history) {
   details.className = "recalled";
   const summary = document.createElement("summary");
   summary.textContent = `Recalled ${ids.length} earlier turn${ids.length === 1 ? "" : "s"}`;
-  const list = document.createElement("ol");
+  const list = document.createElement("div");
   for (const id of ids) {
     const message = byId.get(id);
-    const entry = document.createElement("li");
+    const entry = document.createElement("p");
     if (message) {
       const who = message.name || (message.role === "user" ? "You" : "longdoc");
       const when = message.created_at ? ` (${message.created_at.slice(0, 16).replace("T", " ")})` : "";

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 from pathlib import Path
 from typing import Annotated
 
@@ -15,6 +16,7 @@ from pipeline.cli.errors import EXIT_ERROR, print_error
 from pipeline.config import Settings
 from pipeline.documents import load_documents
 from pipeline.errors import InputError, LongdocError
+from pipeline.inputs import IMPORT_HINT
 from pipeline.results import ImportResult
 from pipeline.threads import chat, create_thread, get_thread, import_messages
 from pipeline.types import DocumentText
@@ -43,7 +45,9 @@ def chat_command(
     settings = Settings()
     try:
         documents = load_documents(document, settings) if document else None
-        thread_id = thread or create_thread(settings=settings).thread_id
+        # An import makes its own thread, so a refused one leaves nothing behind.
+        fresh = uuid.uuid4().hex if history is not None else None
+        thread_id = thread or fresh or create_thread(settings=settings).thread_id
         if thread:
             get_thread(thread_id, settings=settings)  # fail now, not after the first message
         if history is not None:
@@ -78,7 +82,9 @@ def _import(path: Path, thread_id: str, settings: Settings) -> ImportResult:
         try:
             messages.append(json.loads(line))
         except json.JSONDecodeError as exc:
-            raise InputError(f"{path} line {number} is not JSON: {exc.msg}") from None
+            raise InputError(
+                f"{path} line {number} is not JSON: {exc.msg}", hint=IMPORT_HINT
+            ) from None
     try:
         return import_messages(thread_id, messages, settings=settings)
     except InputError as exc:

@@ -152,3 +152,46 @@ def test_debug_variable_adds_a_traceback(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.delenv("LONGDOC_DEBUG")
     plain = runner.invoke(app, ["ask", str(tmp_path / "nope.txt"), "What?"])
     assert "Traceback" not in plain.stderr
+
+
+def test_chat_import_loads_a_history_the_next_turn_recalls(tmp_path: Path) -> None:
+    lines = [{"role": "user", "content": "My locker number is 318.", "name": "Ines"}]
+    lines += [
+        {"role": "user", "content": f"Note {i}: " + "the canteen opens late. " * 20}
+        for i in range(20)
+    ]
+    history = tmp_path / "history.jsonl"
+    history.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    longdoc = Path(sys.executable).parent / "longdoc"
+    result = subprocess.run(
+        [str(longdoc), "chat", "--import", str(history)],
+        input="What is my locker number?\n/exit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        env={**os.environ, "LONGDOC_DATA_DIR": str(tmp_path / "data")},
+    )
+    assert result.returncode == 0, result.stderr
+    assert "imported 21 messages (21 in all)" in result.stdout
+    assert "My locker number is 318." in result.stdout.split("longdoc>", 1)[1]
+    assert "(recalled" in result.stdout
+
+
+def test_chat_import_of_a_bad_line_names_it_and_writes_nothing(tmp_path: Path) -> None:
+    history = tmp_path / "bad.jsonl"
+    history.write_text(
+        '{"role": "user", "content": "fine"}\n\n{"role": "narrator", "content": "no"}\n'
+    )
+    result = runner.invoke(app, ["chat", "--import", str(history)], input="/exit\n")
+    assert result.exit_code == 1
+    stderr = " ".join(result.stderr.split())  # as read, not as wrapped to the terminal
+    assert "message 1: role must be 'user' or 'assistant'" in stderr
+    assert "bad.jsonl line 3" in stderr
+    assert "nothing was imported" in stderr
+    assert not (tmp_path / "data").exists(), "no thread, no store: nothing was written"
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('{"role": "user", "content": "fine"}\n{not json\n')
+    result = runner.invoke(app, ["chat", "--import", str(broken)], input="/exit\n")
+    assert result.exit_code == 1
+    assert "broken.jsonl line 2 is not JSON" in " ".join(result.stderr.split())

@@ -279,6 +279,12 @@ def test_chat_tab_keeps_a_thread_and_shows_its_running_summary(server: str, page
     view = httpx.get(f"{server}/v1/threads/{thread_id}", timeout=10).json()
     assert len(view["history"]) == 4
     expect(page.locator("#summary")).to_have_text(view["summary"])
+    # The reply lists the earlier turn it was given from the index: the folded first one.
+    recalled = page.locator("#messages li.assistant").last.locator(".recalled")
+    expect(recalled.locator("summary")).to_contain_text("Recalled 1 earlier turn")
+    recalled.locator("summary").click()
+    expect(recalled).to_contain_text("You (")
+    expect(recalled).to_contain_text("Hello, my name is Solveig and I build boats.")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "web_chat.png"), full_page=True)
 
