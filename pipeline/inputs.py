@@ -88,7 +88,8 @@ def valid_history(messages: Any, settings: Settings) -> list[BaseMessage]:
 def _imported(message: Any, index: int) -> BaseMessage:
     where = f"message {index}"
     if not isinstance(message, dict):
-        raise InputError(f"{where} is a {type(message, hint=IMPORT_HINT).__name__}, not an object")
+        kind = type(message).__name__
+        raise InputError(f"{where} is a {kind}, not an object", hint=IMPORT_HINT)
     unknown = sorted(set(message) - _IMPORT_FIELDS)
     if unknown:
         raise InputError(
@@ -119,8 +120,8 @@ def _imported(message: Any, index: int) -> BaseMessage:
                 hint="e.g. 2024-05-01T09:30:00Z",
             ) from None
     kwargs = {"created_at": created} if created is not None else {}
-    kind: type[BaseMessage] = _IMPORT_ROLES[role]
-    return kind(
+    made: type[BaseMessage] = _IMPORT_ROLES[role]
+    return made(
         clean_text(content, where),
         id=uuid.uuid4().hex,
         name=name.strip() if name else None,
