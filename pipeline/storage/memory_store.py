@@ -9,6 +9,8 @@ so longdoc keeps vectors in the items and ranks them itself (pipeline/memory/rec
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -43,6 +45,24 @@ async def open_store(settings: Settings) -> AsyncIterator[BaseStore]:
 
 
 @asynccontextmanager
+async def _batching_stopped(store: BaseStore) -> AsyncIterator[None]:
+    """Stop the store's background batching task on exit.
+
+    LangGraph's async stores queue reads into a task they only cancel when garbage
+    collected; left to that, every closed store logs "Task was destroyed but it is
+    pending" when the loop ends.
+    """
+    try:
+        yield
+    finally:
+        task = getattr(store, "_task", None)
+        if isinstance(task, asyncio.Task) and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+@asynccontextmanager
 async def _sqlite(settings: Settings) -> AsyncIterator[BaseStore]:
     try:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
@@ -62,7 +82,8 @@ async def _sqlite(settings: Settings) -> AsyncIterator[BaseStore]:
                 await conn.execute("PRAGMA journal_mode=WAL")
                 await store.setup()
             _set_up.add(path)
-        yield store
+        async with _batching_stopped(store):
+            yield store
 
 
 @asynccontextmanager
@@ -71,7 +92,10 @@ async def _postgres(url: str) -> AsyncIterator[BaseStore]:
     from psycopg import OperationalError
 
     try:
-        async with AsyncPostgresStore.from_conn_string(url) as store:
+        async with (
+            AsyncPostgresStore.from_conn_string(url) as store,
+            _batching_stopped(store),
+        ):
             await store.setup()  # creates or migrates the store tables; idempotent
             yield store
     except OperationalError as exc:
