@@ -53,14 +53,15 @@ def memory(tmp_path: Path) -> Settings:
 
 @pytest.mark.slow
 async def test_the_issue_example_answers_sean_park_on_the_built_in_engine(
-    memory: Settings,
+    tmp_path: Path,
 ) -> None:
+    memory = Settings(data_dir=tmp_path / "data")  # the defaults, as a new user has them
     thread = (await acreate_thread(settings=memory)).thread_id
     await achat(thread, SEAN, settings=memory)
     folds = 0
     for turn in range(38):
         folds += (await achat(thread, filler(turn), settings=memory)).compressed
-    assert folds >= 3, "the filler must have been folded several times"
+    assert folds >= 2, "the filler must have been folded, the first turn with it"
 
     view = await aget_thread(thread, settings=memory)
     assert "Sean Park" in view.summary, "the fold keeps what the user said about themselves"

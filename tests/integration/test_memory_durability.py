@@ -118,6 +118,9 @@ def test_every_stored_message_is_recalled_after_a_sigkill_mid_turn(
             assert message.id in [h.message_id for h in hits], f"{message.content!r} is lost"
             assert {h.message_id for h in hits} <= stored, "recall holds only stored messages"
 
+        everything = recall(thread, "filed shelf", 100, settings=settings)
+        assert {h.message_id for h in everything} == stored, "every stored message, no other"
+
         # The next turn, in a fresh process, leaves index and history in step again.
         run_child(env, thread, "none", ["Fact 9: the codeword9x is filed under shelf 9."])
         history = get_thread(thread, settings=settings).history
