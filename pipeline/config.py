@@ -152,7 +152,9 @@ class Settings(BaseSettings):
         "tokens", description="What folds chat history into the summary: a token or message count."
     )
     memory_token_budget: int = setting(
-        2000, ge=200, description="Tokens of summary plus kept messages a chat prompt may hold."
+        2000,
+        ge=200,
+        description="Tokens of summary, recalled turns and kept messages a chat prompt may hold.",
     )
     memory_max_messages: int = setting(
         20, ge=2, description="Messages a chat prompt may hold when memory_trigger=messages."
@@ -171,7 +173,10 @@ class Settings(BaseSettings):
         "ones; 0: none.",
     )
     memory_recall_token_budget: int = setting(
-        1000, ge=50, description="Most tokens of recalled earlier turns a chat prompt may hold."
+        1000,
+        ge=50,
+        description="Most tokens of recalled earlier turns in a chat prompt (within "
+        "memory_token_budget: they take the room the summary and kept messages leave).",
     )
     embeddings: Literal["", "openai", "databricks"] = setting(
         "",

@@ -124,6 +124,6 @@ def _imported(message: Any, index: int) -> BaseMessage:
     return made(
         clean_text(content, where),
         id=uuid.uuid4().hex,
-        name=name.strip() if name else None,
+        name=clean_text(name.strip(), f"{where}'s name") if name else None,
         additional_kwargs=kwargs,
     )

@@ -21,6 +21,7 @@ from pipeline.engines.extractive.memory_notes import FIRST_PERSON
 from pipeline.engines.extractive.terms import query_terms
 from pipeline.memory.entries import Entry
 from pipeline.memory.index import BoolArray, FloatArray, ThreadIndex
+from pipeline.prompts import RECALL_PREFIX
 from pipeline.text.tokens import count_tokens
 from pipeline.types import RecalledMessage
 
@@ -34,6 +35,12 @@ QUESTION_CONTEXT = 0.3
 SELF_BOOST = 0.5
 """Score bonus (x1.5) for the user's own first-person statements when the query is about
 the user ("what is my name?"): what they said about themselves answers it, not a mention."""
+TURN_OVERHEAD = 12
+"""Tokens of a recalled turn's date and speaker: '[2024-05-01T09:30:00+00:00] User: '."""
+BLOCK_OVERHEAD = count_tokens(RECALL_PREFIX) + 10
+"""Tokens of the recalled block's heading and its <document> fence."""
+MIN_TURN_TOKENS = 30
+"""Least of a cut best hit worth showing: a sentence or two."""
 RRF_K = 60
 """Reciprocal-rank constant from Cormack et al. (2009); ranks 1 and 10 weigh 1/61 and 1/70."""
 CANDIDATES = 100
@@ -171,18 +178,19 @@ def prompt_turns(hits: Sequence[Hit], budget: int) -> list[RecalledMessage]:
     """The best hits that fit in `budget` tokens, back in history order for the prompt.
 
     Taken best first; one that does not fit is skipped for smaller ones, except the best,
-    which is cut to the budget (a 3,000-token turn under a 1,000-token budget keeps its
-    first third) so the strongest match always reaches the prompt.
+    which is cut to the room left (a 3,000-token turn under a 1,000-token budget keeps its
+    first third) so the strongest match reaches the prompt, unless under MIN_TURN_TOKENS
+    would be left of it. Each turn costs its text plus TURN_OVERHEAD (date and speaker),
+    and the block BLOCK_OVERHEAD (its heading and fence).
     """
     chosen: list[RecalledMessage] = []
-    left = budget
+    left = budget - BLOCK_OVERHEAD
     for hit in hits:
         turn = recalled_message(hit)
-        tokens = count_tokens(turn.content)
-        if tokens > left and not chosen:
-            turn = turn.model_copy(
-                update={"content": turn.content[: len(turn.content) * left // tokens]}
-            )
+        tokens = count_tokens(turn.content) + TURN_OVERHEAD
+        if tokens > left and not chosen and left - TURN_OVERHEAD >= MIN_TURN_TOKENS:
+            keep = len(turn.content) * (left - TURN_OVERHEAD) // tokens
+            turn = turn.model_copy(update={"content": turn.content[:keep]})
             tokens = left
         if tokens <= left:
             chosen.append(turn)

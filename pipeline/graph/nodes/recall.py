@@ -28,7 +28,7 @@ from pipeline.graph.state import State
 from pipeline.memory.entries import message_entry
 from pipeline.memory.recall import prompt_turns, search
 from pipeline.memory.store import ThreadMemory
-from pipeline.memory.window import visible
+from pipeline.memory.window import prompt_tokens, visible
 from pipeline.progress import emit
 
 
@@ -55,8 +55,9 @@ def make_recall(embedder: Embedder | None, settings: Settings) -> NodeFn:
             embedder=embedder.id if embedder is not None else None,
         )
         summary = state.get("summary", "")
-        hits = [h for h in hits if h.entry.content != summary][:k]
-        turns = prompt_turns(hits, settings.memory_recall_token_budget)
+        current = [h for h in hits if h.entry.kind == "summary" and h.entry.content == summary]
+        hits = [h for h in hits if h not in current][:k]
+        turns = prompt_turns(hits, recall_room(summary, history, state, settings))
         emit("recall", recalled=len(turns))
         return {
             "recall_hits": [t.model_dump() for t in turns],
@@ -64,6 +65,19 @@ def make_recall(embedder: Embedder | None, settings: Settings) -> NodeFn:
         }
 
     return recall
+
+
+def recall_room(
+    summary: str, history: Sequence[BaseMessage], state: State, settings: Settings
+) -> int:
+    """Tokens recalled turns may take: what the summary, kept messages and the new one leave
+    of memory_token_budget, at most memory_recall_token_budget, so the prompt never passes
+    the budget. Right after a fold there is room (2,000 - ~400 = 1,600, capped at 1,000);
+    on the turn before the next fold, little or none.
+    """
+    kept = visible(history, state.get("summary_covers", []))
+    left = settings.memory_token_budget - prompt_tokens(summary, kept, state["question"])
+    return max(0, min(settings.memory_recall_token_budget, left))
 
 
 async def remember(
