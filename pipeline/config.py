@@ -171,7 +171,8 @@ class Settings(BaseSettings):
     )
     checkpoint_url: str | None = setting(
         None,
-        description="postgresql://... keeps chat threads in PostgreSQL; unset: SQLite in data_dir.",
+        description="postgresql://... or dynamodb://TABLE?region=... keeps chat threads in "
+        "PostgreSQL or DynamoDB; unset: SQLite in data_dir.",
     )
     memory_trigger: Literal["tokens", "messages"] = setting(
         "tokens", description="What folds chat history into the summary: a token or message count."
