@@ -335,3 +335,23 @@ def _create_bucket(client: Any, bucket: str, region: str) -> str:
             raise  # BucketAlreadyExists: the name is another account's
         return f"S3 bucket {bucket} already exists"
     return f"created S3 bucket {bucket}"
+
+
+@lru_cache(maxsize=8)
+def memory_store(url: str) -> Any:
+    """A LangGraph BaseStore in the thread table, for long-term memory such as a recall index.
+
+    langgraph-checkpoint-aws's DynamoDBStore keys an item PK = the namespace joined by
+    ":", SK = its key; namespaces starting "memory" never meet a checkpoint, index or lock
+    key. It is a key-value store here (its `search` ranks only with a vector index, and
+    reads one Query page), so ranking stays with the caller.
+    """
+    from langgraph_checkpoint_aws import DynamoDBStore
+
+    target = parse_url(url)
+    return DynamoDBStore(
+        table_name=target.table,
+        region_name=clients(target).region,
+        endpoint_url=target.endpoint_url,
+        boto_config=_BOTO,
+    )

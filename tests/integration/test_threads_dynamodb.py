@@ -436,3 +436,17 @@ def test_turns_from_two_processes_on_one_thread_never_interleave(
         assert user.role == "user"
         assert reply.role == "assistant"
         assert reply.content == f"You said: {user.content}", "each reply follows its turn"
+
+
+async def test_the_memory_store_keeps_items_in_the_thread_table(store: Settings) -> None:
+    from pipeline.storage.dynamodb import memory_store
+
+    memory = memory_store(store.checkpoint_url or "")
+    await memory.aput(("memory", "t-1"), "m-0", {"text": "My name is Sean Park."})
+    await memory.aput(("memory", "t-2"), "m-0", {"text": "another thread"})
+    item = await memory.aget(("memory", "t-1"), "m-0")
+    assert item is not None
+    assert item.value == {"text": "My name is Sean Park."}
+    found = await memory.asearch(("memory", "t-1"))
+    assert [i.value["text"] for i in found] == ["My name is Sean Park."]
+    assert (await alist_threads(settings=store)).threads == []  # not mistaken for threads
