@@ -7,6 +7,7 @@ certificate). Skipped where the watsonx extra is absent, but never under CI.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 from collections.abc import Iterator
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 
 from pipeline import ConfigError, ModelError, Settings, ask, build_graph
+from pipeline.engines.llm.calls import retry_after_s, status_code
 from pipeline.engines.llm.providers import build_models
 from tests.support import LONGDOC, REPO, free_port
 from tests.support.texts import ROBOTICS_REPORT
@@ -166,6 +168,18 @@ def test_a_503_is_retried_once_and_the_answer_is_whole(watsonx: WatsonxServer) -
     assert statuses.count(503) == 1
     assert len(statuses) == result.usage.calls + 1  # one retry, no more
     assert result.coverage.failed == []
+
+
+@pytest.mark.parametrize("status", [429, 500, 503, 504, 520])
+def test_the_sdk_never_retries_on_its_own(watsonx: WatsonxServer, status: int) -> None:
+    """Its transport retries 5xx and its decorator 429/503/504/520; longdoc owns retries."""
+    models = build_models(watsonx_settings(watsonx), environ={})
+    watsonx.fail_next(status)
+    with pytest.raises(Exception) as caught:  # noqa: PT011 - the SDK's own error class
+        asyncio.run(models.map.ainvoke("hello"))
+    assert status_code(caught.value) == status
+    assert retry_after_s(caught.value) == (RETRY_AFTER_S if status == 429 else None)
+    assert len(watsonx.chats()) == 1
 
 
 def test_repeated_sync_calls_reuse_the_client_across_event_loops(watsonx: WatsonxServer) -> None:

@@ -145,7 +145,8 @@ class Extra(BaseModel):
 
 
 async def test_an_allowlist_added_by_langgraph_reaches_the_stored_bytes(store: Settings) -> None:
-    """LANGGRAPH_STRICT_MSGPACK makes compile() call with_allowlist: its clone must use it."""
+    """The saver revives only allowlisted types; LANGGRAPH_STRICT_MSGPACK makes compile()
+    call with_allowlist, and the clone must use the longer list."""
     from langgraph.checkpoint.base import empty_checkpoint
 
     saver = dynamodb_saver(store.checkpoint_url or "")
@@ -157,6 +158,9 @@ async def test_an_allowlist_added_by_langgraph_reaches_the_stored_bytes(store: S
     stored = await clone.aget_tuple(config)
     assert stored is not None
     assert stored.checkpoint["channel_values"]["extra"] == Extra(note="kept")
+    strict = await saver.aget_tuple(config)  # longdoc's own allowlist: never revived
+    assert strict is not None
+    assert not isinstance(strict.checkpoint["channel_values"]["extra"], Extra)
 
 
 async def test_threads_are_listed_in_order_a_page_at_a_time(
@@ -423,10 +427,16 @@ asyncio.run(main())
 def test_turns_from_two_processes_on_one_thread_never_interleave(
     store: Settings, aws: dict[str, str]
 ) -> None:
-    """Two `longdoc serve` workers share a thread: their turns queue, none is lost."""
-    env = child_env(store, aws)
+    """Two replicas share a thread: their turns queue on DynamoDB's lock, none is lost.
+
+    Each has its own data directory, as on two machines: no local file lock can help.
+    """
     workers = [
-        subprocess.Popen([sys.executable, "-c", TALKER, "shared", name], cwd=REPO, env=env)
+        subprocess.Popen(
+            [sys.executable, "-c", TALKER, "shared", name],
+            cwd=REPO,
+            env={**child_env(store, aws), "LONGDOC_DATA_DIR": str(store.data_dir / name)},
+        )
         for name in ("north", "south")
     ]
     assert [w.wait(timeout=120) for w in workers] == [0, 0]
