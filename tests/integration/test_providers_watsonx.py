@@ -190,6 +190,18 @@ def test_repeated_sync_calls_reuse_the_client_across_event_loops(watsonx: Watson
     assert second.coverage.failed == []
 
 
+def test_tokens_are_refreshed_across_event_loops(watsonx: WatsonxServer) -> None:
+    """A token near its end is renewed before a call, by calls racing in each new loop."""
+    watsonx.token_lifetime_s = 50  # under a minute: every call signs in again
+    settings = watsonx_settings(watsonx)
+    for _ in range(2):  # ask() runs in a fresh event loop each time
+        result = ask(ROBOTICS_REPORT, QUESTION, settings=settings)
+        assert result.coverage.failed == []
+    sign_ins = [r for r in watsonx.requests if r.path == "/identity/token"]
+    assert len(sign_ins) > 2
+    assert all(r.status == 200 for r in watsonx.chats())
+
+
 async def test_chat_thread_runs_on_watsonx(watsonx: WatsonxServer, tmp_path: Path) -> None:
     from pipeline import achat, aget_thread
 

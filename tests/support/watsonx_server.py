@@ -64,6 +64,8 @@ class WatsonxServer:
 
     def __init__(self) -> None:
         self.requests: list[Request] = []
+        self.token_lifetime_s = 3600
+        """Seconds an issued token is valid; under a minute, the SDK refreshes it every call."""
         self.tokens: set[str] = set()
         self._lock = threading.Lock()
         self._seen: set[str] = set()
@@ -131,7 +133,7 @@ class WatsonxServer:
         if form.get("apikey") != [API_KEY]:
             record.status = 400
             return 400, {"errorCode": "BXNIM0415E", "errorMessage": "API key not found"}, {}
-        token = _jwt()
+        token = _jwt(self.token_lifetime_s)
         with self._lock:
             self.tokens.add(token)
         reply = {"access_token": token, "token_type": "Bearer", "expires_in": 3600}
@@ -209,13 +211,13 @@ def _refusal(
     return status, body, {}
 
 
-def _jwt() -> str:
+def _jwt(lifetime_s: int) -> str:
     """An unsigned JWT: the SDK only decodes its payload, to know when to refresh it."""
 
     def part(value: dict[str, Any]) -> str:
         return base64.urlsafe_b64encode(json.dumps(value).encode()).rstrip(b"=").decode()
 
-    claims = {"iam_id": "IBMid-test", "exp": int(time.time()) + 3600, "nonce": time.time_ns()}
+    claims = {"iam_id": "IBMid-test", "exp": int(time.time()) + lifetime_s, "nonce": time.time_ns()}
     return f"{part({'alg': 'none'})}.{part(claims)}.c2ln"
 
 

@@ -12,9 +12,12 @@ once per configuration (the provider caches the models) and before any document 
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import TracebackType
 from typing import Any
 
 import httpx
@@ -132,6 +135,7 @@ def watsonx_models(
         url,
         scope,
     )
+    _renew_tokens_per_loop(client)
 
     def build(name: str, temperature: float | None, max_output_tokens: int | None) -> BaseChatModel:
         params: dict[str, Any] = {}
@@ -158,6 +162,40 @@ def watsonx_models(
         return chat
 
     return build
+
+
+class PerLoopLock:
+    """An asyncio.Lock for each event loop, held with `async with` like one lock.
+
+    The SDK guards token renewal with one asyncio.Lock made when the client is built. A
+    lock waited on in one loop is bound to it, and `ask()` runs each call in a new loop:
+    the next renewal that calls race for would fail with "bound to a different event
+    loop" (every chunk of that run, once a token neared its end). Loops never share a
+    waiter, so one lock per loop guards the same thing.
+    """
+
+    def __init__(self) -> None:
+        self._locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def _lock(self) -> asyncio.Lock:
+        return self._locks.setdefault(asyncio.get_running_loop(), asyncio.Lock())
+
+    async def __aenter__(self) -> None:
+        await self._lock().acquire()
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._lock().release()
+
+
+def _renew_tokens_per_loop(client: Any) -> None:
+    """Swap the SDK's token-renewal lock for a PerLoopLock; if its layout changes, keep it."""
+    auth = getattr(client, "_auth_method", None)
+    if isinstance(getattr(auth, "_async_lock", None), asyncio.Lock):
+        auth._async_lock = PerLoopLock()  # type: ignore[union-attr]
 
 
 def _signed_in(make: Callable[[], Any], url: str, scope: WatsonxScope, model: str = "") -> Any:
