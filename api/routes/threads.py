@@ -1,4 +1,4 @@
-"""Chat threads: create, run a turn (optionally with documents), import, recall, read, delete."""
+"""Chat threads: create, list, run a turn (with documents or not), import, recall, read, delete."""
 
 from __future__ import annotations
 
@@ -13,14 +13,16 @@ from api.limits import Admission
 from api.runs import request_deadline
 from pipeline import errors
 from pipeline.config import Settings
-from pipeline.results import ChatResult, ImportResult, RecalledMessage, ThreadView
+from pipeline.results import ChatResult, ImportResult, RecalledMessage, ThreadList, ThreadView
 from pipeline.threads import (
+    MAX_PAGE,
     MAX_RECALL_K,
     achat,
     acreate_thread,
     adelete_thread,
     aget_thread,
     aimport_messages,
+    alist_threads,
     arecall,
 )
 
@@ -41,6 +43,20 @@ _NOT_FOUND = documented({errors.NotFoundError: "No thread has this id.", **_STOR
 )
 async def create_thread(request: Request) -> ThreadView:
     return await acreate_thread(settings=request.app.state.settings)
+
+
+@router.get(
+    "",
+    response_model=ThreadList,
+    responses=documented({errors.InputError: "An invalid `after` id.", **_STORE_DOWN}),
+    summary="List thread ids in order, a page at a time",
+)
+async def list_threads(
+    request: Request,
+    after: str | None = Query(None, description="List the ids after this one."),
+    limit: int = Query(100, ge=1, le=MAX_PAGE, description="Most ids in the page."),
+) -> ThreadList:
+    return await alist_threads(after=after, limit=limit, settings=request.app.state.settings)
 
 
 @router.post(

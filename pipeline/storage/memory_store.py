@@ -2,7 +2,9 @@
 
 SQLite (`memory.sqlite` beside `threads.sqlite` in LONGDOC_DATA_DIR) by default; the same
 PostgreSQL server as the threads when LONGDOC_CHECKPOINT_URL is a postgres URL, so every
-replica reads one index. The store's own vector index is not used: it needs sqlite-vec
+replica reads one index. With DynamoDB threads the index stays in local SQLite: each replica
+indexes what it has not seen from the thread's history when it next reads it (ThreadMemory's
+reconcile), so recall is complete there too, only not shared. The store's own vector index is not used: it needs sqlite-vec
 loaded as an extension or pgvector on the server, which many Pythons and servers lack,
 so longdoc keeps vectors in the items and ranks them itself (pipeline/memory/recall.py).
 """
@@ -33,7 +35,7 @@ async def open_store(settings: Settings) -> AsyncIterator[BaseStore]:
     """A ready store for the configured backend (tables created if missing), closed on exit.
 
     A bad LONGDOC_CHECKPOINT_URL scheme is refused by open_checkpointer, which every
-    caller opens first; here any non-postgres URL means SQLite.
+    caller opens first; here any non-postgres URL (dynamodb://) means SQLite.
     """
     url = settings.checkpoint_url
     if url and url.startswith(POSTGRES_SCHEMES):

@@ -18,6 +18,7 @@ from pipeline import (
     adelete_thread,
     aget_thread,
     aimport_messages,
+    alist_threads,
     arecall,
 )
 from pipeline.memory.index import CACHE
@@ -51,7 +52,11 @@ async def test_thread_round_trips_through_postgres(model: FakeChatModel, pg: Set
     view = await aget_thread(thread, settings=pg)
     assert len(view.history) == 60
     assert view.summary, "the small budget should have folded history"
+    listed = await alist_threads(after=thread[:-1], limit=1000, settings=pg)
+    assert thread in listed.threads  # the server outlives runs: other threads may be there
+    assert listed.threads == sorted(listed.threads)
     await adelete_thread(thread, settings=pg)
+    assert thread not in (await alist_threads(after=thread[:-1], settings=pg)).threads
     with pytest.raises(NotFoundError):
         await aget_thread(thread, settings=pg)
 
