@@ -4,9 +4,10 @@ SQLite (`memory.sqlite` beside `threads.sqlite` in LONGDOC_DATA_DIR) by default;
 PostgreSQL server as the threads when LONGDOC_CHECKPOINT_URL is a postgres URL, so every
 replica reads one index. With DynamoDB threads the index stays in local SQLite: each replica
 indexes what it has not seen from the thread's history when it next reads it (ThreadMemory's
-reconcile), so recall is complete there too, only not shared. The store's own vector index is not used: it needs sqlite-vec
-loaded as an extension or pgvector on the server, which many Pythons and servers lack,
-so longdoc keeps vectors in the items and ranks them itself (pipeline/memory/recall.py).
+reconcile), so recall is complete there too, only not shared. The store's own vector
+index is not used: it needs sqlite-vec loaded as an extension or pgvector on the server,
+which many Pythons and servers lack, so longdoc keeps vectors in the items and ranks them
+itself (pipeline/memory/recall.py).
 """
 
 from __future__ import annotations

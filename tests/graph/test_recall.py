@@ -73,6 +73,8 @@ async def test_the_issue_example_answers_sean_park_on_the_built_in_engine(
     assert first in name.recalled, "the turn was recalled, not only found in the summary"
     home = await achat(thread, "Where am I from?", settings=memory)
     assert "Busan" in home.reply
+    study = await achat(thread, "What do I study?", settings=memory)
+    assert "statistics" in study.reply
 
 
 async def test_a_turn_300_messages_back_is_recalled_into_the_prompt(memory: Settings) -> None:
