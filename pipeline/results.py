@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 
 from pipeline.types import CallUsage, DocumentText, Mode
 
@@ -70,6 +70,12 @@ class Usage(BaseModel):
         return usage
 
 
+INCOMPLETE = (
+    "True when some chunks could not be read (coverage.failed): this rests on the rest of "
+    "the documents, and what it lacks may be in the unread part."
+)
+
+
 def _documents_field() -> Any:
     """Absent from the JSON unless asked for (include_documents): texts can be megabytes."""
     return Field(
@@ -92,6 +98,11 @@ class AskResult(BaseModel):
     )
     documents: list[DocumentText] | None = _documents_field()
 
+    @computed_field(description=INCOMPLETE)  # type: ignore[prop-decorator]
+    @property
+    def incomplete(self) -> bool:
+        return bool(self.coverage.failed)
+
 
 class SummaryResult(BaseModel):
     """A summary of documents; each cited span is a real span of the source."""
@@ -101,6 +112,11 @@ class SummaryResult(BaseModel):
     coverage: Coverage = Field(default_factory=Coverage)
     usage: Usage = Field(default_factory=Usage)
     documents: list[DocumentText] | None = _documents_field()
+
+    @computed_field(description=INCOMPLETE)  # type: ignore[prop-decorator]
+    @property
+    def incomplete(self) -> bool:
+        return bool(self.coverage.failed)
 
 
 class ThreadMessage(BaseModel):
@@ -121,6 +137,11 @@ class ChatResult(BaseModel):
     coverage: Coverage = Field(default_factory=Coverage)
     usage: Usage = Field(default_factory=Usage)
     compressed: bool = False
+
+    @computed_field(description=INCOMPLETE)  # type: ignore[prop-decorator]
+    @property
+    def incomplete(self) -> bool:
+        return bool(self.coverage.failed)
 
 
 class ThreadView(BaseModel):
