@@ -12,7 +12,7 @@ from rich.markup import escape
 from pipeline.cli.errors import EXIT_ERROR, print_error
 from pipeline.config import Settings
 from pipeline.documents import load_documents
-from pipeline.errors import LongdocError
+from pipeline.errors import LongdocError, NotFoundError
 from pipeline.threads import chat, create_thread, get_thread
 from pipeline.types import DocumentText
 
@@ -21,24 +21,28 @@ HELP = "Commands: /summary (running summary), /history (every message), /exit."
 
 def chat_command(
     thread: Annotated[
-        str | None, typer.Option(help="Continue this thread; a new one is made without it.")
+        str | None,
+        typer.Option(
+            metavar="ID",
+            help="Continue thread ID, or start it if it does not exist yet; without it a "
+            "new thread gets a fresh id.",
+        ),
     ] = None,
     document: Annotated[
-        list[Path] | None, typer.Option(help="Attach a document to every turn (repeatable).")
+        list[Path] | None,
+        typer.Option(metavar="FILE", help="Attach a document to every turn (repeatable)."),
     ] = None,
 ) -> None:
     """Chat on a persistent thread; attached documents are read when a question needs them."""
     out, err = Console(), Console(stderr=True)
-    settings = Settings()
     try:
+        settings = Settings()
         documents = load_documents(document, settings) if document else None
-        thread_id = thread or create_thread(settings=settings).thread_id
-        if thread:
-            get_thread(thread_id, settings=settings)  # fail now, not after the first message
+        thread_id, banner = _open(thread, settings)
     except LongdocError as exc:
         print_error(err, exc)
         raise typer.Exit(EXIT_ERROR) from None
-    out.print(f"[dim]thread {thread_id} — {HELP}[/]")
+    out.print(f"[dim]{escape(banner)} — {HELP}[/]")
     while True:
         try:
             line = out.input("[bold]you>[/] ").strip()
@@ -50,6 +54,23 @@ def chat_command(
         if line in ("/exit", "/quit"):
             return
         _turn(out, err, thread_id, line, documents, settings)
+
+
+def _open(thread: str | None, settings: Settings) -> tuple[str, str]:
+    """The thread id and the line that opens the chat.
+
+    A named thread that does not exist yet starts on the first message, as `chat()` in
+    the library does: naming a thread is how one starts a thread to come back to. The
+    line says "new thread" or how many messages it holds, so a mistyped id shows at once.
+    """
+    if thread is None:
+        thread = create_thread(settings=settings).thread_id
+        return thread, f"new thread {thread}"
+    try:
+        messages = len(get_thread(thread, settings=settings).history)
+    except NotFoundError:
+        return thread, f"new thread {thread}"
+    return thread, f"thread {thread} ({messages} message{'' if messages == 1 else 's'})"
 
 
 def _turn(
@@ -76,5 +97,7 @@ def _turn(
                 out.print(f"  [dim][{number}] {escape(c.document)} [{c.start}:{c.end}][/]")
             if result.compressed:
                 out.print("[dim](older messages were folded into the running summary)[/]")
+    except NotFoundError:  # a named thread that starts with this chat has no message yet
+        out.print("[dim](no messages yet)[/]")
     except LongdocError as exc:  # a bad turn is reported; the conversation goes on
         print_error(err, exc)

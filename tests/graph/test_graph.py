@@ -14,7 +14,7 @@ from pipeline.graph.chunking import split_documents
 from pipeline.text.tokens import count_tokens
 from pipeline.types import DocumentText
 from tests.support.fakes import FakeChatModel
-from tests.support.texts import FILLER, ROBOTICS_REPORT
+from tests.support.texts import FILLER, KEEPER_IN_A_FAILING_CHUNK, ROBOTICS_REPORT
 
 
 async def events_of(graph: Any, state: dict[str, Any]) -> list[dict[str, Any]]:
@@ -97,13 +97,11 @@ def test_failed_chunk_is_reported_and_answer_still_returned(model: FakeChatModel
     assert len(failing_prompts) == 3  # the first try and max_retries=2 retries
 
 
-# The fact sits only in the chunk that fails, as when a provider fault hits that chunk.
-KEEPER_FAILS = FILLER + "FAIL_ALWAYS: the lighthouse keeper is Marta Lund. " + FILLER
-
-
 def test_not_found_when_a_chunk_failed_says_what_could_not_be_read(model: FakeChatModel) -> None:
     settings = Settings(chunk_size=100, chunk_overlap=0, retry_initial_s=0.0, max_retries=0)
-    result = ask(KEEPER_FAILS, "Who is the lighthouse keeper?", model=model, settings=settings)
+    result = ask(
+        KEEPER_IN_A_FAILING_CHUNK, "Who is the lighthouse keeper?", model=model, settings=settings
+    )
     coverage = result.coverage
     assert len(coverage.failed) == 1
     assert not result.answer.startswith("The documents do not contain")
@@ -129,7 +127,7 @@ def test_not_found_with_a_failed_chunk_is_in_the_language_of_the_question(
     model: FakeChatModel, question: str, expected: str
 ) -> None:
     settings = Settings(chunk_size=100, chunk_overlap=0, retry_initial_s=0.0, max_retries=0)
-    result = ask(KEEPER_FAILS, question, model=model, settings=settings)
+    result = ask(KEEPER_IN_A_FAILING_CHUNK, question, model=model, settings=settings)
     coverage = result.coverage
     assert result.answer.startswith(expected.format(chunks=coverage.chunks, read=coverage.read))
     assert result.incomplete
