@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import types
 import typing
 from pathlib import Path
@@ -246,8 +247,8 @@ class Settings(BaseSettings):
     def _overlap_below_size(self) -> Settings:
         if self.chunk_overlap >= self.chunk_size:
             raise ValueError(
-                f"{ENV_PREFIX}CHUNK_OVERLAP ({self.chunk_overlap}) must be smaller than "
-                f"{ENV_PREFIX}CHUNK_SIZE ({self.chunk_size})"
+                f"chunk_overlap ({self.chunk_overlap}) must be smaller than "
+                f"chunk_size ({self.chunk_size})"
             )
         return self
 
@@ -280,7 +281,11 @@ def settings_error(exc: ValidationError) -> ConfigError:
     for error in exc.errors():
         name = str(error["loc"][0]) if error["loc"] else ""
         if name not in Settings.model_fields:  # a check across fields, e.g. overlap < size
-            problems.append(error["msg"].removeprefix("Value error, "))
+            message = error["msg"].removeprefix("Value error, ")
+            problems.append(message)
+            found = {n: re.search(rf"\b{n}\b", message) for n in Settings.model_fields}
+            named = sorted((n for n in found if found[n]), key=lambda n: message.index(n))
+            hints.append(f"Check {' and '.join(ENV_PREFIX + n.upper() for n in named)}.")
             continue
         variable = f"{ENV_PREFIX}{name.upper()}"
         problems.append(f"{variable}{_shown(name, error)} is not valid: {error['msg']}")

@@ -40,8 +40,9 @@ def build_graph(
     """The compiled graph; `model=None` reads with the configured (or built-in) engine.
 
     It runs with `ainvoke`/`astream` and, as a node of a sync parent graph, with
-    `invoke`/`stream` (pipeline/graph/sync.py). Its defaults bound the Send fan-out (max_concurrency must be a top-level config
-    key; LangGraph ignores it under `configurable`) and keep the step limit small.
+    `invoke`/`stream` (pipeline/graph/sync.py). Its defaults bound the Send fan-out
+    (max_concurrency must be a top-level config key; LangGraph ignores it under
+    `configurable`) and keep the step limit small.
     A caller's own config values override both.
     """
     settings = settings or Settings()

@@ -47,8 +47,9 @@ def test_bad_value_in_a_dotenv_file_is_a_config_error(tmp_path: Path) -> None:
 def test_settings_that_disagree_name_both_variables(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LONGDOC_CHUNK_OVERLAP", "500")
     monkeypatch.setenv("LONGDOC_CHUNK_SIZE", "100")
-    with pytest.raises(ConfigError, match=r"LONGDOC_CHUNK_OVERLAP \(500\) must be smaller than "):
+    with pytest.raises(ConfigError, match=r"chunk_overlap \(500\) must be smaller than ") as caught:
         Settings()
+    assert "Check LONGDOC_CHUNK_OVERLAP and LONGDOC_CHUNK_SIZE." in caught.value.hint
 
 
 def test_secret_values_are_never_echoed(monkeypatch: pytest.MonkeyPatch) -> None:
