@@ -26,6 +26,7 @@ from pipeline.cli.display import LABELS, LiveDisplay, PlainDisplay, summary_tabl
 from pipeline.cli.errors import EXIT_ERROR, EXIT_INTERRUPTED, print_error
 from pipeline.cli.help import Command, Group
 from pipeline.cli.progress import AskProgress
+from pipeline.cli.store import store_app
 from pipeline.config import Settings
 from pipeline.documents import Documents
 from pipeline.engines.factory import make_engine
@@ -226,6 +227,7 @@ def serve_command(
 
 
 app.command("chat", cls=Command)(chat_command)
+app.add_typer(store_app, name="store")
 
 
 def _stdin_document() -> dict[str, str]:

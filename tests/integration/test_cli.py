@@ -252,10 +252,12 @@ def test_help_shows_no_type_tags_and_the_words_default() -> None:
         for name in ("ask", "summarize", "chat", "serve")
     }
     screens["longdoc"] = runner.invoke(app, ["--help"], env={"COLUMNS": "120"}).stdout
+    screens["store delete"] = runner.invoke(app, ["store", "delete", "--help"]).stdout
     for name, screen in screens.items():
         assert "<" not in screen, f"{name}:\n{screen}"
         assert "{" not in screen, f"{name}:\n{screen}"
     assert "Usage: longdoc ask [OPTIONS] PATH... QUESTION" in screens["ask"]
+    assert "Usage: longdoc store delete [OPTIONS] THREAD" in screens["store delete"]
     assert "LONGDOC_SUMMARY_WORDS, else 250" in screens["summarize"]
     assert re.search(r"--out\s+DIR\s", screens["summarize"])
 
@@ -314,3 +316,22 @@ def test_ctrl_c_on_ask_says_interrupted_and_nothing_else(tmp_path: Path) -> None
     _, stderr = child.communicate(timeout=60)
     assert child.returncode == 130
     assert stderr == "Interrupted.\n"
+
+
+def test_store_commands_create_list_and_delete_threads(tmp_path: Path) -> None:
+    from pipeline import Settings, create_thread
+
+    env = {**os.environ, "LONGDOC_DATA_DIR": str(tmp_path / "data")}
+    made = runner.invoke(app, ["store", "init"], env=env)
+    assert made.exit_code == 0, made.output
+    assert "SQLite thread store ready" in made.output
+    settings = Settings(data_dir=tmp_path / "data")
+    threads = sorted(create_thread(settings=settings).thread_id for _ in range(2))
+    listed = runner.invoke(app, ["store", "list"], env=env)
+    assert listed.output.split() == threads
+    deleted = runner.invoke(app, ["store", "delete", threads[0]], env=env)
+    assert deleted.exit_code == 0, deleted.output
+    assert runner.invoke(app, ["store", "list"], env=env).output.split() == threads[1:]
+    again = runner.invoke(app, ["store", "delete", threads[0]], env=env)
+    assert again.exit_code == 1
+    assert "does not exist" in again.output

@@ -12,7 +12,11 @@ from pipeline import ConfigError, Settings, ask, build_graph
 @pytest.mark.parametrize(
     ("variable", "value", "accepts"),
     [
-        ("LONGDOC_PROVIDER", "foo", "one of extractive, openai, databricks (default extractive)"),
+        (
+            "LONGDOC_PROVIDER",
+            "foo",
+            "one of extractive, openai, databricks, watsonx (default extractive)",
+        ),
         ("LONGDOC_CHUNK_SIZE", "abc", "a whole number from 50 to 200000 (default 2000)"),
         ("LONGDOC_MAX_DOCUMENT_MB", "-1", "a number above 0 (default 20.0)"),
         ("LONGDOC_MAX_RETRIES", "11", "a whole number from 0 to 10 (default 3)"),
