@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 
 from pipeline.types import CallUsage, DocumentText, Mode
 from pipeline.types import RecalledMessage as RecalledMessage
@@ -73,6 +73,12 @@ class Usage(BaseModel):
         return usage
 
 
+INCOMPLETE = (
+    "True when some chunks could not be read (coverage.failed): this rests on the rest of "
+    "the documents, and what it lacks may be in the unread part."
+)
+
+
 def _documents_field() -> Any:
     """Absent from the JSON unless asked for (include_documents): texts can be megabytes."""
     return Field(
@@ -95,6 +101,11 @@ class AskResult(BaseModel):
     )
     documents: list[DocumentText] | None = _documents_field()
 
+    @computed_field(description=INCOMPLETE)  # type: ignore[prop-decorator]
+    @property
+    def incomplete(self) -> bool:
+        return bool(self.coverage.failed)
+
 
 class SummaryResult(BaseModel):
     """A summary of documents; each cited span is a real span of the source."""
@@ -104,6 +115,11 @@ class SummaryResult(BaseModel):
     coverage: Coverage = Field(default_factory=Coverage)
     usage: Usage = Field(default_factory=Usage)
     documents: list[DocumentText] | None = _documents_field()
+
+    @computed_field(description=INCOMPLETE)  # type: ignore[prop-decorator]
+    @property
+    def incomplete(self) -> bool:
+        return bool(self.coverage.failed)
 
 
 class ThreadMessage(BaseModel):
@@ -130,6 +146,11 @@ class ChatResult(BaseModel):
         default_factory=list,
         description="Ids of the earlier messages (and summaries) recalled into this turn's prompt.",
     )
+
+    @computed_field(description=INCOMPLETE)  # type: ignore[prop-decorator]
+    @property
+    def incomplete(self) -> bool:
+        return bool(self.coverage.failed)
 
 
 class ImportResult(BaseModel):

@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 
 from pipeline.cli.errors import EXIT_ERROR, print_error
+from pipeline.cli.help import Command, Group
 from pipeline.config import Settings
 from pipeline.errors import LongdocError
 from pipeline.storage.checkpoint import POSTGRES_SCHEMES, init_store
@@ -20,6 +21,7 @@ from pipeline.threads import delete_thread, list_threads
 T = TypeVar("T")
 
 store_app = typer.Typer(
+    cls=Group,
     help="The thread store named by LONGDOC_CHECKPOINT_URL (SQLite when unset).",
     no_args_is_help=True,
 )
@@ -27,7 +29,7 @@ out = Console(soft_wrap=True, highlight=False)
 err = Console(stderr=True, soft_wrap=True)
 
 
-@store_app.command("init")
+@store_app.command("init", cls=Command)
 def init_command() -> None:
     """Create the store's tables (DynamoDB: the table and S3 bucket); safe to run again."""
     for line in _run(lambda: asyncio.run(_init(Settings()))):
@@ -48,7 +50,7 @@ async def _init(settings: Settings) -> list[str]:
     return [*done, f"recall index ready: {place}"]
 
 
-@store_app.command("list")
+@store_app.command("list", cls=Command)
 def list_command() -> None:
     """Print every thread id, one a line, in order."""
     settings = _run(Settings)
@@ -62,9 +64,11 @@ def list_command() -> None:
         after = page.next_after
 
 
-@store_app.command("delete")
+@store_app.command("delete", cls=Command)
 def delete_command(
-    thread: Annotated[str, typer.Argument(help="The thread to delete.", show_default=False)],
+    thread: Annotated[
+        str, typer.Argument(help="The thread to delete.", metavar="THREAD", show_default=False)
+    ],
 ) -> None:
     """Delete a thread and every checkpoint of it."""
     _run(lambda: delete_thread(thread, settings=Settings()))

@@ -30,6 +30,8 @@ from pipeline.graph.nodes.reduce import make_reduce
 from pipeline.graph.nodes.route import after_route, make_route
 from pipeline.graph.nodes.split import make_split, send_chunks
 from pipeline.graph.state import InputState, OutputState, State
+from pipeline.graph.sync import both_ways
+from pipeline.types import ChunkTask
 
 Graph = CompiledStateGraph[Any, Any, Any, Any]
 
@@ -46,8 +48,10 @@ def build_graph(
 
     With a `store`, chat turns on a thread recall earlier messages from its index there
     (embedded by `embeddings`, or by LONGDOC_EMBEDDINGS when it names a provider).
-    Its defaults bound the Send fan-out (max_concurrency must be a top-level config
-    key; LangGraph ignores it under `configurable`) and keep the step limit small.
+    It runs with `ainvoke`/`astream` and, as a node of a sync parent graph, with
+    `invoke`/`stream` (pipeline/graph/sync.py). Its defaults bound the Send fan-out
+    (max_concurrency must be a top-level config key; LangGraph ignores it under
+    `configurable`) and keep the step limit small.
     A caller's own config values override both.
     """
     settings = settings or Settings()
@@ -55,15 +59,16 @@ def build_graph(
     embedder = make_embedder(settings, embeddings)
 
     graph = StateGraph(State, input_schema=InputState, output_schema=OutputState)
-    graph.add_node("route", make_route(engine, settings))
+    graph.add_node("route", both_ways(make_route(engine, settings)))
     graph.add_node("split", make_split(engine, settings))
-    graph.add_node("map_chunk", make_map_chunk(engine))
-    graph.add_node("reduce", make_reduce(engine, settings, embedder))
+    graph.add_node("map_chunk", both_ways(make_map_chunk(engine)), input_schema=ChunkTask)
+    graph.add_node("reduce", both_ways(make_reduce(engine, settings, embedder)))
     graph.add_node("compress", make_compress(engine, settings))
-    graph.add_node("fold_chunk", make_map_chunk(engine, node=FOLD_USAGE))
-    graph.add_node("fold", make_fold(engine, settings, embedder))
-    graph.add_node("recall", make_recall(embedder, settings))
-    graph.add_node("chat", make_chat(engine, embedder))
+    fold_chunk = make_map_chunk(engine, node=FOLD_USAGE)
+    graph.add_node("fold_chunk", both_ways(fold_chunk), input_schema=ChunkTask)
+    graph.add_node("fold", both_ways(make_fold(engine, settings, embedder)))
+    graph.add_node("recall", both_ways(make_recall(embedder, settings)))
+    graph.add_node("chat", both_ways(make_chat(engine, embedder)))
 
     graph.add_edge(START, "route")
     graph.add_conditional_edges("route", after_route, ["split", "compress"])

@@ -27,6 +27,14 @@ def test_prompt_placeholders_match_their_callers(name: str, fields: set[str]) ->
     assert found == fields
 
 
+def test_not_found_in_read_chunks_says_the_counts_in_every_language() -> None:
+    templates = [*prompts.NOT_FOUND_IN_READ.values(), prompts.EMPTY_SUMMARY_IN_READ]
+    assert set(prompts.NOT_FOUND_IN_READ) == set(prompts.NOT_FOUND)
+    for template in templates:
+        found = {field for _, field, _, _ in string.Formatter().parse(template) if field}
+        assert found == {"read", "chunks", "failed"}, template
+
+
 def test_every_system_prompt_that_sees_documents_says_they_are_data() -> None:
     # CHAT_SYSTEM: recalled earlier turns reach the chat prompt fenced as data.
     for name in ("ROUTE_SYSTEM", "MAP_ASK_SYSTEM", "MAP_SUMMARIZE_SYSTEM", "CHAT_SYSTEM"):
