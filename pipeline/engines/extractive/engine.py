@@ -64,6 +64,9 @@ class ExtractiveEngine:
         best = sorted(hits, key=lambda h: -h.score)[: self._offered]
         coverage = max((h.coverage for h in hits), default=0.0)
         evidence = [evidence_at(chunk, h.start, h.end, h.score) for h in best]
+        # Names the documents only hold in a near spelling ('Gandhi' for 'Ghandi') were
+        # searched as spelt there: every passage found lacks the question's own word.
+        decisive = query.decisive
         return Finding(
             chunk=chunk["id"],
             chunks=[chunk["id"]],
@@ -72,6 +75,7 @@ class ExtractiveEngine:
             evidence=evidence,
             rationale=f"{len(hits)} sentences share terms with the question",
             confidence=min(5, round(5 * coverage)),
+            missing_terms=([decisive.words.get(t, t) for t in decisive.variants] + list(best[0].lacking)) if evidence else [],
         )
 
     async def combine(self, findings: list[Finding], goal: str, meter: Meter) -> Finding:
@@ -89,6 +93,7 @@ class ExtractiveEngine:
             evidence=evidence,
             rationale=f"best {len(evidence)} of {len(pool)} sentences from {len(findings)} notes",
             confidence=best.confidence,
+            missing_terms=_missing_terms(findings),
         )
 
     async def answer(self, findings: list[Finding], question: str, meter: Meter) -> Draft:
@@ -110,7 +115,11 @@ class ExtractiveEngine:
         shown = [
             e for e in ranked[: self.settings.answer_sentences] if e.score >= ranked[0].score / 2
         ]
-        return Draft(text=" ".join(e.quote for e in shown), evidence=ranked)
+        return Draft(
+            text=" ".join(e.quote for e in shown),
+            evidence=ranked,
+            missing_terms=_missing_terms(findings),
+        )
 
     async def summarize(
         self,
@@ -195,6 +204,11 @@ def relevance(coverage: float) -> int:
 def min_coverage(min_relevance: int) -> float:
     """The least coverage `relevance` rates at `min_relevance`: 2 -> 0.32."""
     return 0.2 + 0.8 * max(0.0, min_relevance - 0.5) / 10
+
+
+def _missing_terms(findings: list[Finding]) -> list[str]:
+    """The decisive words any finding with evidence lacks, in first-seen order."""
+    return list(dict.fromkeys(w for f in findings if f.evidence for w in f.missing_terms))
 
 
 def _distinct(evidence: Iterable[Evidence]) -> list[Evidence]:

@@ -23,7 +23,7 @@ _STOPWORDS = frozenset(STOPWORDS_EN_PLUS) | frozenset(
     ("whose", "would", "could", "also", "many", "much", "may", "might", "must", "shall", "yes")
 )
 # Question words carry no content ("何年", "谁", "누구"); bigrams holding them are dropped.
-_CJK_QUESTION_CHARS = frozenset("何誰谁哪吗呢么幾几")
+QUESTION_CHARS = frozenset("何誰谁哪吗呢么幾几")
 _CJK_STOP_BIGRAMS = frozenset(w for w in (*STOPWORDS_CHINESE, *STOPWORDS_KOREAN) if len(w) == 2) | {
     "무엇",
     "누구",
@@ -196,7 +196,7 @@ def _bigrams(run: str, keep_all: bool) -> list[str]:
         g
         for g in grams
         if not _HIRAGANA.search(g)
-        and not (_CJK_QUESTION_CHARS & set(g))
+        and not (QUESTION_CHARS & set(g))
         and g not in _CJK_STOP_BIGRAMS
     ]
 

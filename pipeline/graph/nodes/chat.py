@@ -29,6 +29,7 @@ def make_chat(engine: Engine) -> NodeFn:
             "citations": [],
             "coverage": Coverage().model_dump(),
             "conflicts": [],
+            "missing_terms": [],
             "usage": Usage.total([*state.get("usage_log", []), *meter.records]).model_dump(),
             "usage_log": meter.records,
             "messages": [turn, AIMessage(reply)],
