@@ -38,7 +38,14 @@ writes 'the Group' 9 times in 10; sentence-initial uses say nothing and are not 
 TOPIC_SHARE = 0.05
 """Share of the documents' sentences above which a decisive word is their topic and a
 passage need not hold it: in a 500-sentence article, a name in more than 25 sentences."""
+TOPIC_LEAST = 20
+"""Sentences a name must be in, whatever the share, to be the topic: in a register of
+four warehouses each name fills a quarter of the sentences and is still what tells
+one entry from another."""
 TITLE_CASE_SHARE = 0.6
+UNSEEN_CHARS = 0
+KATAKANA = 0
+HEAD = 0
 """Share of a question's words written capitalized above which capitals are style."""
 
 _QUOTED = re.compile(
@@ -128,7 +135,14 @@ def unknown_cjk_words(question: str, terms: Iterable[str], present: set[str], ch
         if _NAME_CHAR.match(char) and char not in QUESTION_CHARS and index not in covered:
             run.append(index)
             continue
-        if len(run) >= 2 and any(folded[i] not in chars for i in run):
+        unseen = sum(folded[i] not in chars for i in run)
+        katakana = all("\u30a1" <= folded[i] <= "\u30fc" for i in run)
+        heads = index in covered  # the run modifies a word the documents know
+        if len(run) >= 2 and (
+            (UNSEEN_CHARS and unseen >= min(UNSEEN_CHARS, len(run)))
+            or (KATAKANA and katakana)
+            or (HEAD and heads and unseen == len(run))
+        ):
             unknown.append(question[run[0] : run[-1] + 1])
         run = []
     return unknown
@@ -214,7 +228,7 @@ def decide(question: str, terms: list[str], usage: Usage, texts: list[str]) -> D
         chars = set().union(*(set(fold(text)) for text in texts))
         absent += [w for w in unknown_cjk_words(question, terms, present, chars) if w not in absent]
     # A name the documents use everywhere is their topic: a passage need not repeat it.
-    topic = TOPIC_SHARE * usage.sentences
+    topic = max(TOPIC_SHARE * usage.sentences, TOPIC_LEAST)
     required = [g for g in groups if all(df.get(t, 0) <= topic for t in g)]
     return Decisive(
         groups=required,

@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from pipeline.engines.extractive.decisive import Decisive, Usage, decide
 from pipeline.engines.extractive.sentences import is_heading, sentence_spans
+from pipeline.engines.extractive.units import Unit, coverage_units, covered
 from pipeline.engines.extractive.terms import SoftFinder, TermFinder, fold, query_terms
 
 AnswerType = Literal["date", "number", "person", "place", "reason", "name"]
@@ -173,6 +174,8 @@ class Query:
     avg_length: float
     kind: AnswerType | None = None
     decisive: Decisive = field(default_factory=Decisive)
+    units: list[Unit] = field(default_factory=list)
+    """A CJK question's characters for coverage (see units.py); empty otherwise."""
     finder: TermFinder = field(init=False, compare=False, repr=False)
     soft: SoftFinder = field(init=False, compare=False, repr=False)
 
@@ -187,6 +190,7 @@ class Query:
             "avg_length": self.avg_length,
             "kind": self.kind,
             "decisive": dataclasses.asdict(self.decisive),
+            "units": self.units,
         }
 
     @classmethod
@@ -197,6 +201,7 @@ class Query:
             float(hints["avg_length"]),
             hints.get("kind"),
             Decisive(**hints.get("decisive", {})),
+            [(list(terms), float(weight)) for terms, weight in hints.get("units", [])],
         )
 
 
@@ -220,7 +225,8 @@ def build_query(question: str, texts: list[str]) -> Query:
     n = usage.sentences + PRIOR_SENTENCES
     idf = {t: math.log(1 + (n - usage.df.get(t, 0) + 0.5) / (usage.df.get(t, 0) + 0.5)) for t in terms}
     average = usage.length / usage.sentences if usage.sentences else 1.0
-    return Query(question, idf, average, answer_type(question), decisive)
+    units = coverage_units(content_question(question), list(idf))
+    return Query(question, idf, average, answer_type(question), decisive, units)
 
 
 def _usage(terms: list[str], texts: list[str]) -> Usage:
@@ -325,10 +331,13 @@ def score_sentences(text: str, query: Query) -> list[Hit]:
             score *= HEADING_WEIGHT
         elif query.kind and _has_answer_type(sentence, query):
             score *= 1 + TYPE_BOOST
-        coverage = (
-            sum(query.idf[t] * f for t, f in found.items())
-            + sum(query.idf[t] * f for t, f in near_found.items())
-        ) / total_idf
+        if query.units:
+            coverage = covered(query.units, {**near_found, **found})
+        else:
+            coverage = (
+                sum(query.idf[t] * f for t, f in found.items())
+                + sum(query.idf[t] * f for t, f in near_found.items())
+            ) / total_idf
         if lacking:
             score *= GATE_PENALTY
         hits.append(Hit(start, end, score, coverage, tuple(words[i] for i in lacking)))
@@ -347,10 +356,10 @@ def _scope(sid, own, counts, heading, previous, paragraph_terms):
         held |= set(counts[h])
     if DECISIVE_SCOPE == "paragraph":
         held |= paragraph_terms[sid]
-    if DECISIVE_SCOPE in ("window", "paragraph"):
+    if DECISIVE_SCOPE in ("window",):
         for o in (sid - 1, sid + 1):
             held |= set(counts.get(o, {}))
-    elif previous == ANAPHOR_CONTEXT:
+    if previous == ANAPHOR_CONTEXT:
         held |= set(counts.get(sid - 1, {}))
     return held
 
