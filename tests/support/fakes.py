@@ -144,6 +144,15 @@ def question_of(prompt: str) -> str:
     return match.group(1).strip() if match else ""
 
 
+_NAME_WORD = re.compile(r"\b[A-Z][A-Za-z0-9-]+")
+
+
+def question_names(question: str) -> set[str]:
+    """Capitalized words after the question's first word: 'Riverside' in 'What is the
+    access code for the Riverside warehouse?'."""
+    return set(_NAME_WORD.findall(question.split(" ", 1)[1] if " " in question else ""))
+
+
 def keywords(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text)} - _STOP
 
@@ -163,9 +172,14 @@ def reading_reply(prompt: str) -> dict[str, Any]:
     if prompts.INSTRUCTIONS_LABEL in prompt:  # summarize: the excerpt's first sentence
         first = next((s.strip() for s in _SENTENCE.findall(excerpt) if s.strip()), "")
         return {"relevance": 10, "answer": first, "quotes": [first], "confidence": 4}
-    wanted = keywords(question_of(prompt))
+    question = question_of(prompt)
+    wanted = keywords(question)
+    # Like a model told prompts.OTHER_ENTITY_RULE, it skips sentences about another entity:
+    # a sentence must hold every capitalized name of the question. Without the rule in
+    # the prompt it reads by keywords alone, as the fake always did.
+    names = question_names(question) if prompts.OTHER_ENTITY_RULE in prompt else set()
     for sentence in _SENTENCE.findall(excerpt):
-        if wanted & keywords(sentence):
+        if wanted & keywords(sentence) and names <= set(_NAME_WORD.findall(sentence)):
             quote = sentence.strip()
             return {"relevance": 8, "answer": quote, "quotes": [quote], "confidence": 4}
     return {"relevance": 0, "answer": "no information", "quotes": [], "confidence": 0}

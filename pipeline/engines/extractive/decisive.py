@@ -43,9 +43,7 @@ TOPIC_LEAST = 20
 four warehouses each name fills a quarter of the sentences and is still what tells
 one entry from another."""
 TITLE_CASE_SHARE = 0.6
-UNSEEN_CHARS = 0
-KATAKANA = 0
-HEAD = 0
+
 """Share of a question's words written capitalized above which capitals are style."""
 
 _QUOTED = re.compile(
@@ -135,14 +133,9 @@ def unknown_cjk_words(question: str, terms: Iterable[str], present: set[str], ch
         if _NAME_CHAR.match(char) and char not in QUESTION_CHARS and index not in covered:
             run.append(index)
             continue
-        unseen = sum(folded[i] not in chars for i in run)
-        katakana = all("\u30a1" <= folded[i] <= "\u30fc" for i in run)
-        heads = index in covered  # the run modifies a word the documents know
-        if len(run) >= 2 and (
-            (UNSEEN_CHARS and unseen >= min(UNSEEN_CHARS, len(run)))
-            or (KATAKANA and katakana)
-            or (HEAD and heads and unseen == len(run))
-        ):
+        # A modifier of a word the documents know, in characters they never use.
+        heads = index in covered
+        if len(run) >= 2 and heads and all(folded[i] not in chars for i in run):
             unknown.append(question[run[0] : run[-1] + 1])
         run = []
     return unknown
