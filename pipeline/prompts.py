@@ -39,10 +39,7 @@ OTHER_ENTITY_RULE = (
 MAP_ASK_SYSTEM = (
     "You read one excerpt of a longer document and report what it says about a question. "
     "Quote only text copied exactly from the excerpt. If the excerpt says nothing about "
-    "the question, answer 'no information' with relevance 0. "
-    + OTHER_ENTITY_RULE
-    + " "
-    + DATA_RULE
+    "the question, answer 'no information' with relevance 0. " + OTHER_ENTITY_RULE + " " + DATA_RULE
 )
 MAP_ASK_USER = (
     f"{QUESTION_LABEL} {{question}}\n\n{EXCERPT_LABEL} {{chunk_id}} of {{total}}:\n{{excerpt}}\n\n"

@@ -18,7 +18,9 @@ _HAN = re.compile(f"[{HAN}]")
 
 
 # Characters only one script writes: '國' only Traditional, '国' only Simplified.
-_TRADITIONAL = frozenset(t for t, s in zip(traditional_charmap, simplified_charmap) if t != s)
+_TRADITIONAL = frozenset(
+    t for t, s in zip(traditional_charmap, simplified_charmap, strict=False) if t != s
+)
 _SIMPLIFIED = frozenset(simplified_charmap) - frozenset(traditional_charmap)
 
 

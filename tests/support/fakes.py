@@ -147,10 +147,19 @@ def question_of(prompt: str) -> str:
 _NAME_WORD = re.compile(r"\b[A-Z][A-Za-z0-9-]+")
 
 
-def question_names(question: str) -> set[str]:
-    """Capitalized words after the question's first word: 'Riverside' in 'What is the
-    access code for the Riverside warehouse?'."""
-    return set(_NAME_WORD.findall(question.split(" ", 1)[1] if " " in question else ""))
+def other_entity(question: str, sentence: str) -> bool:
+    """Whether the sentence puts another name where the question puts its own: 'Ashford
+    warehouse' for 'the Riverside warehouse'. A sentence that just lacks the name ('Its
+    chief engineer is Tomas Berg.' for 'who is the engineer of Robotics') may still be
+    about it, as a model reading the rule would see."""
+    body = question.split(" ", 1)[1] if " " in question else ""
+    for match in _NAME_WORD.finditer(body):
+        name, after = match.group(), re.match(r"\s+([a-z]+)", body[match.end() :])
+        if name in sentence or after is None or after.group(1) in _STOP:
+            continue
+        if re.search(rf"\b[A-Z][A-Za-z0-9-]+\s+{after.group(1)}\b", sentence):
+            return True
+    return False
 
 
 def keywords(text: str) -> set[str]:
@@ -174,12 +183,13 @@ def reading_reply(prompt: str) -> dict[str, Any]:
         return {"relevance": 10, "answer": first, "quotes": [first], "confidence": 4}
     question = question_of(prompt)
     wanted = keywords(question)
-    # Like a model told prompts.OTHER_ENTITY_RULE, it skips sentences about another entity:
-    # a sentence must hold every capitalized name of the question. Without the rule in
-    # the prompt it reads by keywords alone, as the fake always did.
-    names = question_names(question) if prompts.OTHER_ENTITY_RULE in prompt else set()
+    # Like a model told prompts.OTHER_ENTITY_RULE, it skips sentences about another entity.
+    # Without the rule in the prompt it reads by keywords alone, as the fake always did.
+    ruled = prompts.OTHER_ENTITY_RULE in prompt
     for sentence in _SENTENCE.findall(excerpt):
-        if wanted & keywords(sentence) and names <= set(_NAME_WORD.findall(sentence)):
+        if ruled and (sentence.lstrip().startswith("#") or other_entity(question, sentence)):
+            continue  # a heading answers nothing; another entity's fact is not this one's
+        if wanted & keywords(sentence):
             quote = sentence.strip()
             return {"relevance": 8, "answer": quote, "quotes": [quote], "confidence": 4}
     return {"relevance": 0, "answer": "no information", "quotes": [], "confidence": 0}

@@ -9,7 +9,7 @@ the documents hold one nowhere, they do not answer the question.
 Which words name something is read from the question's form and the documents' usage,
 never from a list of entity types:
 - a word capitalized inside an English question ("Riverside", "HMR"), unless the
-  question capitalizes most of its words (title case says nothing then);
+  question is in title case (its small words capitalized too);
 - a word holding a digit ("2024", "4290-88", "Skarv 3"'s "3"), a Latin word inside a CJK
   question ("NHK"), and every word of a quoted phrase ("'Brave New World'", 「しずく」);
 - a question word the documents themselves write capitalized mid-sentence (NAME_SHARE of
@@ -42,9 +42,9 @@ TOPIC_LEAST = 20
 """Sentences a name must be in, whatever the share, to be the topic: in a register of
 four warehouses each name fills a quarter of the sentences and is still what tells
 one entry from another."""
-TITLE_CASE_SHARE = 0.6
-
-"""Share of a question's words written capitalized above which capitals are style."""
+TITLE_CASE_SHARE = 0.5
+"""Share of a question's small words (the, of, for...) written capitalized above which
+its capitals are style (title case), not names."""
 
 _QUOTED = re.compile(
     r"(?<![\w'’])['‘]([^'‘’]{2,80})['’](?![\w'’])|\"([^\"]{2,80})\"|“([^”]{2,80})”"
@@ -83,9 +83,10 @@ def named_phrases(question: str) -> list[list[str]]:
     matches = list(_LATIN_WORD.finditer(question))
     words = [m.group() for m in matches]
     in_cjk = _HAS_CJK.search(question) is not None
-    content = [w for w in words if tokens(w)]
-    capitalized = [w for w in content if w[0].isupper()]
-    title_case = len(content) > 2 and len(capitalized) > TITLE_CASE_SHARE * len(content)
+    # Title case capitalizes the small words too ("What Is The Code For ..."): names never.
+    small = [w for w in words[1:] if not tokens(w)]
+    capitalized = [w for w in small if w[0].isupper()]
+    title_case = len(small) > 1 and len(capitalized) > TITLE_CASE_SHARE * len(small)
     phrases: list[list[str]] = []
     joined = False  # whether the previous word was a capitalized name word
     for index, (match, word) in enumerate(zip(matches, words, strict=True)):
@@ -114,7 +115,9 @@ def _cjk_runs(text: str) -> list[str]:
     return [m.group() for m in re.finditer(f"[{CJK}]+", text)]
 
 
-def unknown_cjk_words(question: str, terms: Iterable[str], present: set[str], chars: set[str]) -> list[str]:
+def unknown_cjk_words(
+    question: str, terms: Iterable[str], present: set[str], chars: set[str]
+) -> list[str]:
     """Runs of CJK question characters no present bigram covers, holding a character the
     documents never use: the names a CJK question brings that the documents lack.
 
@@ -225,7 +228,7 @@ def decide(question: str, terms: list[str], usage: Usage, texts: list[str]) -> D
     required = [g for g in groups if all(df.get(t, 0) <= topic for t in g)]
     return Decisive(
         groups=required,
-        words={t: surface.get(t, t) for g in required for t in g},
+        words={t: surface.get(t, t) for g in groups for t in g},
         absent=absent,
         variants=variants,
     )

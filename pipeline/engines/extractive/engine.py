@@ -62,11 +62,8 @@ class ExtractiveEngine:
         )
         hits = score_sentences(chunk["text"], query)
         best = sorted(hits, key=lambda h: -h.score)[: self._offered]
-        naming = [h for h in hits if not h.lacking] if COVERAGE_NAMING else []
-        coverage = max((h.coverage for h in naming or hits), default=0.0)
+        coverage = max((h.coverage for h in hits), default=0.0)
         evidence = [evidence_at(chunk, h.start, h.end, h.score) for h in best]
-        # Names the documents only hold in a near spelling ('Gandhi' for 'Ghandi') were
-        # searched as spelt there: every passage found lacks the question's own word.
         decisive = query.decisive
         return Finding(
             chunk=chunk["id"],
@@ -76,7 +73,9 @@ class ExtractiveEngine:
             evidence=evidence,
             rationale=f"{len(hits)} sentences share terms with the question",
             confidence=min(5, round(5 * coverage)),
-            missing_terms=([decisive.words.get(t, t) for t in decisive.variants] + list(best[0].lacking)) if evidence else [],
+            missing_terms=_missing(decisive.words, decisive.variants, best[0].lacking)
+            if best
+            else [],
         )
 
     async def combine(self, findings: list[Finding], goal: str, meter: Meter) -> Finding:
@@ -191,7 +190,6 @@ class ExtractiveEngine:
         )
 
 
-COVERAGE_NAMING = 0
 COVERAGE_FLOOR = 0.225
 """Coverage rated relevance 0; the default min_relevance=2 then needs coverage
 0.225 + 0.775 x 1.5 / 10 = 0.34. On held-out SQuAD questions 97.2% of real questions
@@ -212,6 +210,14 @@ def relevance(coverage: float) -> int:
 def min_coverage(min_relevance: int) -> float:
     """The least coverage `relevance` rates at `min_relevance`: 2 -> 0.34."""
     return COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * max(0.0, min_relevance - 0.5) / 10
+
+
+def _missing(
+    words: dict[str, str], variants: dict[str, list[str]], lacking: tuple[str, ...]
+) -> list[str]:
+    """The question's names the best passage lacks: those it holds only in the documents'
+    near spelling ('Gandhi' for 'Ghandi'), and those it does not hold at all."""
+    return list(dict.fromkeys([*(words.get(t, t) for t in variants), *lacking]))
 
 
 def _missing_terms(findings: list[Finding]) -> list[str]:

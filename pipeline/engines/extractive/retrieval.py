@@ -20,8 +20,8 @@ from typing import Any, Literal
 
 from pipeline.engines.extractive.decisive import Decisive, Usage, decide
 from pipeline.engines.extractive.sentences import is_heading, sentence_spans
-from pipeline.engines.extractive.units import Unit, coverage_units, covered
 from pipeline.engines.extractive.terms import SoftFinder, TermFinder, fold, query_terms
+from pipeline.engines.extractive.units import Unit, coverage_units, covered
 
 AnswerType = Literal["date", "number", "person", "place", "reason", "name"]
 
@@ -229,9 +229,11 @@ def build_query(question: str, texts: list[str]) -> Query:
         terms += [v for v in spellings if v not in terms]
         usage = _usage(terms, texts)
     n = usage.sentences + PRIOR_SENTENCES
-    idf = {t: math.log(1 + (n - usage.df.get(t, 0) + 0.5) / (usage.df.get(t, 0) + 0.5)) for t in terms}
+    idf = {
+        t: math.log(1 + (n - usage.df.get(t, 0) + 0.5) / (usage.df.get(t, 0) + 0.5)) for t in terms
+    }
     average = usage.length / usage.sentences if usage.sentences else 1.0
-    units = coverage_units(content_question(question), list(idf))
+    units = coverage_units(content_question(question), idf)
     return Query(question, idf, average, answer_type(question), decisive, units)
 
 

@@ -214,9 +214,7 @@ def _bigrams(run: str, keep_all: bool) -> list[str]:
     return [
         g
         for g in grams
-        if not _HIRAGANA.search(g)
-        and not (QUESTION_CHARS & set(g))
-        and g not in _CJK_STOP_BIGRAMS
+        if not _HIRAGANA.search(g) and not (QUESTION_CHARS & set(g)) and g not in _CJK_STOP_BIGRAMS
     ]
 
 
