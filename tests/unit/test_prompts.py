@@ -59,3 +59,12 @@ def test_each_label_the_fake_model_keys_on_is_in_its_prompts(label: str, names: 
 def test_only_the_collapse_prompt_asks_for_a_merged_note() -> None:
     others = [name for name in EXPECTED if name != "COLLAPSE_USER"]
     assert all(prompts.MERGE_REQUEST not in getattr(prompts, name) for name in others)
+
+
+def test_map_prompt_tells_the_model_to_skip_a_different_entitys_fact() -> None:
+    """A chunk giving the Ashford warehouse's code must not answer for Riverside."""
+    assert prompts.OTHER_ENTITY_RULE in prompts.MAP_ASK_SYSTEM
+    rule = prompts.OTHER_ENTITY_RULE.lower()
+    assert "different" in rule
+    assert "no information" in rule
+    assert "relevance 0" in rule
