@@ -44,14 +44,14 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import cjk  # noqa: E402
-import twins  # noqa: E402
-import unanswerable  # noqa: E402
+import cjk
+import twins
+import unanswerable
 
-from pipeline import AskResult, Settings, ask  # noqa: E402
-from pipeline.engines.extractive import decisive, retrieval, terms  # noqa: E402
-from pipeline.engines.extractive import engine as extractive  # noqa: E402
-from pipeline.prompts import NOT_FOUND  # noqa: E402
+from pipeline import AskResult, Settings, ask
+from pipeline.engines.extractive import decisive, retrieval, terms
+from pipeline.engines.extractive import engine as extractive
+from pipeline.prompts import NOT_FOUND
 
 
 def _default_datasets() -> Path:
@@ -182,10 +182,14 @@ def evaluate_twins(settings: Settings, dev: bool) -> None:
             right += q.answer in result.answer
     kinds = sorted({k for k, spec in twins.KINDS.items() if spec["split"] == split})
     print(f"Twin entities ({split} kinds: {', '.join(kinds)}), {len(docs)} documents")
-    print(f"  absent entity answered not-found {refused_absent / len(absent):.3f} "
-          f"of {len(absent)}   target >= 0.95")
-    print(f"  present entity answered right    {right / len(present):.3f} "
-          f"of {len(present)}   target >= 0.95")
+    print(
+        f"  absent entity answered not-found {refused_absent / len(absent):.3f} "
+        f"of {len(absent)}   target >= 0.95"
+    )
+    print(
+        f"  present entity answered right    {right / len(present):.3f} "
+        f"of {len(present)}   target >= 0.95"
+    )
     SUMMARY.append(("twins absent -> not found", f"{refused_absent / len(absent):.3f}"))
     SUMMARY.append(("twins present -> right", f"{right / len(present):.3f}"))
 
@@ -231,8 +235,16 @@ def evaluate_cjk(folder: Path, settings: Settings, limit: int | None, dev: bool)
             f"{refused / n:.3f}    {wrong / n:.3f} |      {b1 / n:.3f}  {b3 / n:.3f}"
         )
         SUMMARY.append(
-            (language, _row(top1 / n, top3 / n, refused / n, wrong / n,
-                            f" {first / n:.3f} | {b1 / n:.3f} | {b3 / n:.3f} |"))
+            (
+                language,
+                _row(
+                    top1 / n,
+                    top3 / n,
+                    refused / n,
+                    wrong / n,
+                    f" {first / n:.3f} | {b1 / n:.3f} | {b3 / n:.3f} |",
+                ),
+            )
         )
     print("  top-1: gold in the answer text; first: in the first cited sentence, comparable")
     print("  with BM25's first sentence; targets: first >= BM25 + 0.03, refused < 0.05")

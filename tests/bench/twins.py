@@ -43,8 +43,11 @@ KINDS: dict[str, dict[str, Any]] = {
         "pronoun": "It",
         "names": "Kestrel Osprey Marlin Heron Puffin Gannet Plover Curlew Tern Avocet",
         "facts": [
-            ("{T} leaves the harbour at {v} every morning.", "When does {t} leave the harbour?",
-             "time"),
+            (
+                "{T} leaves the harbour at {v} every morning.",
+                "When does {t} leave the harbour?",
+                "time",
+            ),
             ("{T} carries up to {v} passengers.", "How many passengers can {t} carry?", "count"),
             ("The captain of {t} is {v}.", "Who is the captain of {t}?", "person"),
         ],
@@ -90,8 +93,7 @@ KINDS: dict[str, dict[str, Any]] = {
         "split": "eval",
         "thing": "the research vessel {n}",
         "pronoun": "It",
-        "names": "Aurora Meridian Polaris Calypso Endeavour Halcyon Sirius Vanguard Odyssey "
-        "Triton",
+        "names": "Aurora Meridian Polaris Calypso Endeavour Halcyon Sirius Vanguard Odyssey Triton",
         "facts": [
             ("{T} was launched in {v}.", "When was {t} launched?", "year"),
             ("{T} is {v} metres long.", "How long is {t}?", "count"),
@@ -146,7 +148,9 @@ def _statement(template: str, thing: str, value: str) -> str:
     return template.format(t=thing, T=capital, v=value)
 
 
-def build(split: str, docs_per_kind: int = 8, seed: int = 15) -> tuple[dict[str, str], list[TwinQuestion]]:
+def build(
+    split: str, docs_per_kind: int = 8, seed: int = 15
+) -> tuple[dict[str, str], list[TwinQuestion]]:
     """Documents by id and their questions, for the kinds of one split."""
     rng = random.Random(f"{seed}-{split}")
     docs: dict[str, str] = {}
@@ -161,7 +165,9 @@ def build(split: str, docs_per_kind: int = 8, seed: int = 15) -> tuple[dict[str,
             absent = rng.sample([n for n in names if n not in chosen], 2)
             facts = spec["facts"]
             values = {(n, i): _value(f[2], rng) for n in chosen for i, f in enumerate(facts)}
-            docs[doc_id] = f"# {kind.title()} register\n\n" + _layout(number % 3, spec, chosen, values)
+            docs[doc_id] = f"# {kind.title()} register\n\n" + _layout(
+                number % 3, spec, chosen, values
+            )
             for i, (_, question, _) in enumerate(facts):
                 for name in chosen:
                     thing = spec["thing"].format(n=name)

@@ -71,12 +71,18 @@ def swapped_number(question: str, text: str) -> str | None:
     return None
 
 
-def derive(questions: list[dict[str, Any]], docs: dict[str, str]) -> dict[str, list[dict[str, Any]]]:
+def derive(
+    questions: list[dict[str, Any]], docs: dict[str, str]
+) -> dict[str, list[dict[str, Any]]]:
     """Kind -> derived questions ({'doc_id', 'question', 'source'}), at most one per source."""
     titles = sorted(
         {w for doc_id in docs for w in re.findall(r"[A-Z][a-z]{3,}", doc_id.split("-", 1)[-1])}
     )
-    kinds: dict[str, list[dict[str, Any]]] = {"negation": [], "swapped entity": [], "swapped number": []}
+    kinds: dict[str, list[dict[str, Any]]] = {
+        "negation": [],
+        "swapped entity": [],
+        "swapped number": [],
+    }
     for index, q in enumerate(questions):
         text = docs[q["doc_id"]]
         # Rotate the replacement names so one title is not used for every question.
@@ -87,5 +93,7 @@ def derive(questions: list[dict[str, Any]], docs: dict[str, str]) -> dict[str, l
             ("swapped number", swapped_number(q["question"], text)),
         ):
             if changed is not None:
-                kinds[kind].append({"doc_id": q["doc_id"], "question": changed, "source": q["question"]})
+                kinds[kind].append(
+                    {"doc_id": q["doc_id"], "question": changed, "source": q["question"]}
+                )
     return kinds
