@@ -1,7 +1,7 @@
 """QA quality of the built-in engine: SQuAD, needles, twin entities, unanswerables, CJK.
 
     python tests/bench/eval_qa.py [--datasets DIR] [--only SETS] [--dev] [--limit N]
-                                  [--answer-sentences K] [--calibrate]
+                                  [--every K] [--answer-sentences K] [--calibrate]
 
 Every question goes through `pipeline.ask` (the whole graph, default Settings unless
 overridden). Scoring, with SQuAD answer normalization (lowercase, no punctuation, no
@@ -63,6 +63,8 @@ def _default_datasets() -> Path:
 
 
 SETS = ("squad", "needles", "twins", "unanswerable", "cjk")
+EVERY = 1
+"""--every K: score every K-th question of each set, a spread-out sample for a busy machine."""
 SUMMARY: list[tuple[str, str]] = []
 """(figure, value) lines every section adds, printed together at the end."""
 
@@ -93,6 +95,11 @@ def score(question: dict[str, Any], text: str, settings: Settings) -> tuple[bool
     return top1, top3, not_found(result)
 
 
+def take(questions: list[Any], limit: int | None) -> list[Any]:
+    """Every EVERY-th question, then the first `limit` of those."""
+    return questions[::EVERY][:limit]
+
+
 def answered(doc_id: str, text: str, question: str, settings: Settings) -> bool:
     return not not_found(ask({"id": doc_id, "text": text}, question, settings=settings))
 
@@ -109,7 +116,7 @@ def squad_questions(folder: Path, dev: bool) -> list[dict[str, Any]]:
 def evaluate_squad(folder: Path, settings: Settings, limit: int | None, dev: bool) -> None:
     docs = {d["doc_id"]: d["text"] for d in read_jsonl(folder / "docs.jsonl")}
     ids = sorted(docs)
-    questions = squad_questions(folder, dev)[:limit]
+    questions = take(squad_questions(folder, dev), limit)
     started = time.perf_counter()
     top1 = top3 = refused = wrong = 0
     for q in questions:
@@ -137,7 +144,7 @@ def calibrate(folder: Path, settings: Settings, limit: int | None) -> None:
     the article 7 places on in id order, which cannot answer them."""
     docs = {d["doc_id"]: d["text"] for d in read_jsonl(folder / "docs.jsonl")}
     ids = sorted(docs)
-    questions = squad_questions(folder, dev=True)[:limit]
+    questions = take(squad_questions(folder, dev=True), limit)
     own = other = 0
     for q in questions:
         wrong = ids[(ids.index(q["doc_id"]) + 7) % len(ids)]
@@ -199,7 +206,7 @@ def evaluate_unanswerable(folder: Path, settings: Settings, limit: int | None, d
     kinds = unanswerable.derive(squad_questions(folder, dev), docs)
     print("SQuAD questions made unanswerable (SQuAD 2.0 style): share answered not-found")
     for kind, questions in kinds.items():
-        asked = questions[:limit]
+        asked = take(questions, limit)
         refused = sum(
             not answered(q["doc_id"], docs[q["doc_id"]], q["question"], settings) for q in asked
         )
@@ -213,7 +220,7 @@ def evaluate_cjk(folder: Path, settings: Settings, limit: int | None, dev: bool)
     print("  set        n    top-1  first  top-3  refused  wrong | bm25 first  top-3")
     for name, language in [*cjk.SETS.items(), ("korean", "ko")]:
         docs, questions = cjk.load(folder, name, split)
-        questions = questions[:limit]
+        questions = take(questions, limit)
         ids = sorted(docs)
         baseline = {doc_id: cjk.PlainBM25(text) for doc_id, text in docs.items()}
         top1 = first = top3 = refused = wrong = b1 = b3 = 0
@@ -262,10 +269,13 @@ def main() -> None:
     parser.add_argument("--limit", type=int, help="Evaluate only the first N questions of a set.")
     parser.add_argument("--answer-sentences", type=int, help="Override Settings.answer_sentences.")
     parser.add_argument("--dev", action="store_true", help="Score the tuning parts instead.")
+    parser.add_argument("--every", type=int, default=1, help="Score every K-th question only.")
     parser.add_argument(
         "--calibrate", action="store_true", help="Check the not-found threshold instead."
     )
     args = parser.parse_args()
+    global EVERY
+    EVERY = args.every
     overrides = {"answer_sentences": args.answer_sentences} if args.answer_sentences else {}
     settings = Settings(**overrides)
     print(
