@@ -99,6 +99,13 @@ class AskResult(BaseModel):
     conflicts: list[str] = Field(
         default_factory=list, description="Disagreements between chunks and how they were settled."
     )
+    missing_terms: list[str] = Field(
+        default_factory=list,
+        description="Words of the question that name what it asks about (a name, number, code "
+        "or quoted phrase) but that the answer's evidence does not contain, e.g. a name the "
+        "documents only spell differently. Non-empty: the answer may be about something "
+        "else; show it as a caution.",
+    )
     documents: list[DocumentText] | None = _documents_field()
 
     @computed_field(description=INCOMPLETE)  # type: ignore[prop-decorator]

@@ -119,6 +119,10 @@ class Finding(BaseModel):
     confidence: int = Field(0, ge=0, le=5, description="How sure the reader is, 0-5.")
     error: str | None = Field(None, description="Set when the chunk could not be read.")
     truncated: bool = Field(False, description="True when cut to fit the reduce budget.")
+    missing_terms: list[str] = Field(
+        default_factory=list,
+        description="Words naming what the question asks about that the evidence lacks.",
+    )
 
     @property
     def failed(self) -> bool:
@@ -131,6 +135,8 @@ class Draft(BaseModel):
     text: str
     evidence: list[Evidence] = Field(default_factory=list)
     conflicts: list[str] = Field(default_factory=list)
+    missing_terms: list[str] = Field(default_factory=list)
+    """Decisive question words the evidence lacks (see AskResult.missing_terms)."""
 
 
 class CallUsage(BaseModel):

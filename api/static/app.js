@@ -323,6 +323,13 @@ function showResult(result, task) {
   state.citations = result.citations || [];
   $("result-title").textContent = task === "summarize" ? "Summary" : "Answer";
   $("answer").textContent = result.answer ?? result.summary ?? "";
+  // An answer whose evidence lacks a name the question asks about may be about something else.
+  const missing = result.missing_terms || [];
+  $("caution").hidden = missing.length === 0;
+  $("caution").textContent = missing.length
+    ? `Caution: the cited text does not mention ${missing.map((t) => `“${t}”`).join(", ")}; ` +
+      "the answer may be about something else."
+    : "";
   $("citations").replaceChildren(...state.citations.map(citationItem));
   $("incomplete").hidden = !result.incomplete;
   $("incomplete").textContent = result.incomplete ? describeGaps(result.coverage) : "";

@@ -258,8 +258,16 @@ def _run(action: Callable[[], T]) -> T:
 
 def _print_answer(result: AskResult) -> None:
     out.print(escape(result.answer))
+    if result.missing_terms:
+        out.print(f"[yellow]Caution: {escape(caution(result.missing_terms))}[/]")
     _print_citations(result.citations)
     _print_coverage(result.coverage)
+
+
+def caution(missing: list[str]) -> str:
+    """The warning shown with an answer whose evidence lacks some of the question's names."""
+    names = ", ".join(f"'{term}'" for term in missing)
+    return f"the cited text does not mention {names}; the answer may be about something else."
 
 
 def _print_summary(result: SummaryResult) -> None:

@@ -39,6 +39,7 @@ class OutputState(TypedDict, total=False):
     coverage: dict[str, Any]
     usage: dict[str, Any]
     conflicts: list[str]
+    missing_terms: list[str]
     messages: Annotated[list[AnyMessage], add_messages]
     summary: str
     compressed: bool

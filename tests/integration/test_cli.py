@@ -42,6 +42,23 @@ def test_ask_json_is_the_ask_result_with_exact_spans() -> None:
         assert text[citation["start"] : citation["end"]] == citation["quote"]
 
 
+def test_ask_shows_a_caution_when_the_evidence_lacks_the_asked_name(tmp_path: Path) -> None:
+    path = tmp_path / "register.md"
+    path.write_text("The Ashford warehouse opened in 1998. The Lakeside warehouse opened in 2006.")
+    result = runner.invoke(app, ["ask", str(path), "When did the Ashfort warehouse open?"])
+    assert result.exit_code == 0, result.output
+    assert "1998" in result.output
+    assert "Caution: the cited text does not mention 'Ashfort'" in result.output
+    plain = runner.invoke(app, ["ask", str(path), "When did the Lakeside warehouse open?"])
+    assert "Caution" not in plain.output
+    payload = json.loads(
+        runner.invoke(
+            app, ["ask", str(path), "When did the Ashfort warehouse open?", "--json"]
+        ).output
+    )
+    assert payload["missing_terms"] == ["Ashfort"]
+
+
 def test_ask_reads_several_files() -> None:
     manual = REPO / "sample_docs" / "user_manual.md"
     result = runner.invoke(app, ["ask", str(REPORT), str(manual), "What is the port?", "--json"])

@@ -195,6 +195,25 @@ def test_summarize_shows_a_cited_summary(server: str, page: Page) -> None:
     expect(page.locator("#doc-text mark")).to_have_text(quote)
 
 
+def test_answer_whose_evidence_lacks_the_asked_name_shows_a_caution(
+    server: str, page: Page
+) -> None:
+    open_page(page, server)
+    page.fill(
+        "#paste", "The Ashford warehouse opened in 1998. The Lakeside warehouse opened in 2006."
+    )
+    page.fill("#question", "When did the Ashfort warehouse open?")
+    page.click("#ask-button")
+    expect(page.locator("#answer")).to_contain_text("1998")
+    expect(page.locator("#caution")).to_be_visible()
+    expect(page.locator("#caution")).to_contain_text("does not mention “Ashfort”")
+    # A plain answer shows no caution.
+    page.fill("#question", "When did the Lakeside warehouse open?")
+    page.click("#ask-button")
+    expect(page.locator("#answer")).to_contain_text("2006")
+    expect(page.locator("#caution")).to_be_hidden()
+
+
 def test_unsupported_and_empty_files_show_readable_errors(server: str, page: Page) -> None:
     open_page(page, server)
     page.set_input_files(

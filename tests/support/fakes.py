@@ -145,6 +145,24 @@ def question_of(prompt: str) -> str:
     return match.group(1).strip() if match else ""
 
 
+_NAME_WORD = re.compile(r"\b[A-Z][A-Za-z0-9-]+")
+
+
+def other_entity(question: str, sentence: str) -> bool:
+    """Whether the sentence puts another name where the question puts its own: 'Ashford
+    warehouse' for 'the Riverside warehouse'. A sentence that just lacks the name ('Its
+    chief engineer is Tomas Berg.' for 'who is the engineer of Robotics') may still be
+    about it, as a model reading the rule would see."""
+    body = question.split(" ", 1)[1] if " " in question else ""
+    for match in _NAME_WORD.finditer(body):
+        name, after = match.group(), re.match(r"\s+([a-z]+)", body[match.end() :])
+        if name in sentence or after is None or after.group(1) in _STOP:
+            continue
+        if re.search(rf"\b[A-Z][A-Za-z0-9-]+\s+{after.group(1)}\b", sentence):
+            return True
+    return False
+
+
 def keywords(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text)} - _STOP
 
@@ -164,8 +182,14 @@ def reading_reply(prompt: str) -> dict[str, Any]:
     if prompts.INSTRUCTIONS_LABEL in prompt:  # summarize: the excerpt's first sentence
         first = next((s.strip() for s in _SENTENCE.findall(excerpt) if s.strip()), "")
         return {"relevance": 10, "answer": first, "quotes": [first], "confidence": 4}
-    wanted = keywords(question_of(prompt))
+    question = question_of(prompt)
+    wanted = keywords(question)
+    # Like a model told prompts.OTHER_ENTITY_RULE, it skips sentences about another entity.
+    # Without the rule in the prompt it reads by keywords alone, as the fake always did.
+    ruled = prompts.OTHER_ENTITY_RULE in prompt
     for sentence in _SENTENCE.findall(excerpt):
+        if ruled and (sentence.lstrip().startswith("#") or other_entity(question, sentence)):
+            continue  # a heading answers nothing; another entity's fact is not this one's
         if wanted & keywords(sentence):
             quote = sentence.strip()
             return {"relevance": 8, "answer": quote, "quotes": [quote], "confidence": 4}

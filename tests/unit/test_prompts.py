@@ -103,3 +103,12 @@ def test_recalled_turns_are_fenced_with_dates_and_speakers_in_prompt_order() -> 
     assert block.count("</document>") == 1, "a recalled turn cannot close the fence"
     assert messages[2].content == "(Ana, 2024-06-01) Hi"
     assert messages[2].name is None
+
+
+def test_map_prompt_tells_the_model_to_skip_a_different_entitys_fact() -> None:
+    """A chunk giving the Ashford warehouse's code must not answer for Riverside."""
+    assert prompts.OTHER_ENTITY_RULE in prompts.MAP_ASK_SYSTEM
+    rule = prompts.OTHER_ENTITY_RULE.lower()
+    assert "different" in rule
+    assert "no information" in rule
+    assert "relevance 0" in rule

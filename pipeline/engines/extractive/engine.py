@@ -75,6 +75,7 @@ class ExtractiveEngine:
         best = sorted(hits, key=lambda h: -h.score)[: self._offered]
         coverage = max((h.coverage for h in hits), default=0.0)
         evidence = [evidence_at(chunk, h.start, h.end, h.score) for h in best]
+        decisive = query.decisive
         return Finding(
             chunk=chunk["id"],
             chunks=[chunk["id"]],
@@ -83,6 +84,9 @@ class ExtractiveEngine:
             evidence=evidence,
             rationale=f"{len(hits)} sentences share terms with the question",
             confidence=min(5, round(5 * coverage)),
+            missing_terms=_missing(decisive.words, decisive.variants, best[0].lacking)
+            if best
+            else [],
         )
 
     async def combine(self, findings: list[Finding], goal: str, meter: Meter) -> Finding:
@@ -100,6 +104,7 @@ class ExtractiveEngine:
             evidence=evidence,
             rationale=f"best {len(evidence)} of {len(pool)} sentences from {len(findings)} notes",
             confidence=best.confidence,
+            missing_terms=_missing_terms(findings),
         )
 
     async def answer(self, findings: list[Finding], question: str, meter: Meter) -> Draft:
@@ -121,7 +126,11 @@ class ExtractiveEngine:
         shown = [
             e for e in ranked[: self.settings.answer_sentences] if e.score >= ranked[0].score / 2
         ]
-        return Draft(text=" ".join(e.quote for e in shown), evidence=ranked)
+        return Draft(
+            text=" ".join(e.quote for e in shown),
+            evidence=ranked,
+            missing_terms=_missing_terms(findings),
+        )
 
     async def summarize(
         self,
@@ -203,20 +212,39 @@ def _answerable(prompt: ChatPrompt) -> list[BaseMessage]:
     return [*summary, *recalled, *prompt.kept]
 
 
-def relevance(coverage: float) -> int:
-    """0-10 from the share of the question's idf mass a chunk's best passage holds.
+COVERAGE_FLOOR = 0.225
+"""Coverage rated relevance 0; the default min_relevance=2 then needs coverage
+0.225 + 0.775 x 1.5 / 10 = 0.34. On held-out SQuAD questions 97.2% of real questions
+reach it and 7.0% of questions asked of an unrelated article do (0.32: 97.6% and 8.7%;
+0.36: 96.0% and 5.8%; tests/bench/eval_qa.py --calibrate)."""
 
-    Linear from coverage 0.2 (relevance 0) to 1.0 (10): 0.6 -> round(10 x 0.4 / 0.8) = 5.
-    The default min_relevance=2 thus needs coverage >= 0.32: on held-out SQuAD questions
-    98.3% of real questions reach it, and 87% of questions asked of the wrong article
-    do not (tests/bench/eval_qa.py --calibrate).
+
+def relevance(coverage: float) -> int:
+    """0-10 from the share of the question a chunk's best passage covers (Hit.coverage).
+
+    Linear from COVERAGE_FLOOR (relevance 0) to 1.0 (10): 0.6 -> round(10 x 0.375 /
+    0.775) = 5.
     """
-    return max(0, min(10, int(10 * (coverage - 0.2) / 0.8 + 0.5)))
+    span = 1 - COVERAGE_FLOOR
+    return max(0, min(10, int(10 * (coverage - COVERAGE_FLOOR) / span + 0.5)))
 
 
 def min_coverage(min_relevance: int) -> float:
-    """The least coverage `relevance` rates at `min_relevance`: 2 -> 0.32."""
-    return 0.2 + 0.8 * max(0.0, min_relevance - 0.5) / 10
+    """The least coverage `relevance` rates at `min_relevance`: 2 -> 0.34."""
+    return COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * max(0.0, min_relevance - 0.5) / 10
+
+
+def _missing(
+    words: dict[str, str], variants: dict[str, list[str]], lacking: tuple[str, ...]
+) -> list[str]:
+    """The question's names the best passage lacks: those it holds only in the documents'
+    near spelling ('Gandhi' for 'Ghandi'), and those it does not hold at all."""
+    return list(dict.fromkeys([*(words.get(t, t) for t in variants), *lacking]))
+
+
+def _missing_terms(findings: list[Finding]) -> list[str]:
+    """The decisive words any finding with evidence lacks, in first-seen order."""
+    return list(dict.fromkeys(w for f in findings if f.evidence for w in f.missing_terms))
 
 
 def _distinct(evidence: Iterable[Evidence]) -> list[Evidence]:

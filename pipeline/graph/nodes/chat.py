@@ -42,6 +42,7 @@ def make_chat(engine: Engine, embedder: Embedder | None = None) -> NodeFn:
             "citations": [],
             "coverage": Coverage().model_dump(),
             "conflicts": [],
+            "missing_terms": [],
             "usage": Usage.total([*state.get("usage_log", []), *meter.records]).model_dump(),
             "usage_log": meter.records,
             "messages": [turn, answer],

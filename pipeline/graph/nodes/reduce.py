@@ -57,6 +57,7 @@ def make_reduce(engine: Engine, settings: Settings, embedder: Embedder | None = 
             ],
             "coverage": coverage.model_dump(),
             "conflicts": draft.conflicts,
+            "missing_terms": draft.missing_terms,
             "usage": Usage.total([*state.get("usage_log", []), *meter.records]).model_dump(),
             "usage_log": meter.records,
             "messages": turn,
