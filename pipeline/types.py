@@ -103,6 +103,16 @@ class Evidence(BaseModel):
     end: int = Field(ge=0, description="End character offset (exclusive).")
     quote: str = Field(description="Exactly document_text[start:end].")
     score: float = Field(0.0, description="How strongly the engine ranked this span.")
+    display: str = Field(
+        "",
+        description="How the span reads: reflowed, with what makes it whole (a row's headers, "
+        "a description's term, an item's lead-in); empty means the quote itself.",
+    )
+
+    @property
+    def reads(self) -> str:
+        """The text to show for this span."""
+        return self.display or self.quote
 
 
 class Finding(BaseModel):

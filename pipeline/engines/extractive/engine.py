@@ -10,7 +10,15 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from pipeline.config import Settings
 from pipeline.engines.extractive import conversation, lexrank
 from pipeline.engines.extractive.memory_notes import remembered_sentences
-from pipeline.engines.extractive.retrieval import Query, build_query, diverse_order, score_sentences
+from pipeline.engines.extractive.passages import Passages
+from pipeline.engines.extractive.retrieval import (
+    Hit,
+    Query,
+    asks_for_steps,
+    build_query,
+    diverse_order,
+    score_sentences,
+)
 from pipeline.engines.meter import Meter
 from pipeline.prompts import MEMORY_PREFIX
 from pipeline.text.spans import evidence_at
@@ -71,16 +79,18 @@ class ExtractiveEngine:
             if hints
             else build_query(task["question"], [chunk["text"]])  # called outside the graph
         )
-        hits = score_sentences(chunk["text"], query)
+        passages = Passages.read(chunk["text"])
+        hits = score_sentences(chunk["text"], query, passages)
         best = sorted(hits, key=lambda h: -h.score)[: self._offered]
         coverage = max((h.coverage for h in hits), default=0.0)
-        evidence = [evidence_at(chunk, h.start, h.end, h.score) for h in best]
+        steps = asks_for_steps(task["question"])
+        evidence = [_shown(chunk, passages, hit, steps) for hit in best]
         decisive = query.decisive
         return Finding(
             chunk=chunk["id"],
             chunks=[chunk["id"]],
             relevance=relevance(coverage),
-            answer=evidence[0].quote if evidence else "no information",
+            answer=evidence[0].reads if evidence else "no information",
             evidence=evidence,
             rationale=f"{len(hits)} sentences share terms with the question",
             confidence=min(5, round(5 * coverage)),
@@ -100,7 +110,7 @@ class ExtractiveEngine:
             chunk=min(f.chunk for f in findings),
             chunks=sorted({c for f in findings for c in (f.chunks or [f.chunk])}),
             relevance=best.relevance,
-            answer=evidence[0].quote if evidence else best.answer,
+            answer=evidence[0].reads if evidence else best.answer,
             evidence=evidence,
             rationale=f"best {len(evidence)} of {len(pool)} sentences from {len(findings)} notes",
             confidence=best.confidence,
@@ -127,7 +137,7 @@ class ExtractiveEngine:
             e for e in ranked[: self.settings.answer_sentences] if e.score >= ranked[0].score / 2
         ]
         return Draft(
-            text=" ".join(e.quote for e in shown),
+            text=_compose(shown),
             evidence=ranked,
             missing_terms=_missing_terms(findings),
         )
@@ -245,6 +255,35 @@ def _missing(
 def _missing_terms(findings: list[Finding]) -> list[str]:
     """The decisive words any finding with evidence lacks, in first-seen order."""
     return list(dict.fromkeys(w for f in findings if f.evidence for w in f.missing_terms))
+
+
+def _shown(chunk: Chunk, passages: Passages, hit: Hit, steps: bool) -> Evidence:
+    """Evidence for a scored unit, cited and shown whole: a procedure's steps when the
+    question asks how to do something, else the unit with its term, headers or lead-in."""
+    unit = passages.unit_at(hit.start)
+    shown = (passages.procedure(unit) if steps else None) or passages.show(unit)
+    return evidence_at(chunk, shown.start, shown.end, hit.score, shown.text)
+
+
+def _compose(shown: list[Evidence]) -> str:
+    """The answer text: each unit as it reads, once (a text can repeat a sentence word
+    for word), a unit inside one already shown left out; steps on lines of their own."""
+    parts: list[str] = []
+    seen: set[str] = set()
+    kept: list[Evidence] = []
+    for item in shown:
+        key = " ".join(item.reads.lower().split())
+        inside = any(
+            k.document == item.document and k.start <= item.start and item.end <= k.end
+            for k in kept
+        )
+        if key in seen or inside or any(key in other for other in seen):
+            continue
+        seen.add(key)
+        kept.append(item)
+        parts.append(item.reads)
+    joiner = "\n\n" if any("\n" in part for part in parts) else " "
+    return joiner.join(parts)
 
 
 def _distinct(evidence: Iterable[Evidence]) -> list[Evidence]:

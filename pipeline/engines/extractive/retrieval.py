@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pipeline.engines.extractive.decisive import Decisive, Usage, decide
-from pipeline.engines.extractive.sentences import is_heading, sentence_spans
+from pipeline.engines.extractive.passages import Passages
 from pipeline.engines.extractive.terms import SoftFinder, TermFinder, fold, query_terms
 from pipeline.engines.extractive.units import Unit, coverage_units, covered
 
@@ -57,7 +57,7 @@ HEADING_WEIGHT = 0.5
 COVERAGE_IDF_POWER = 2
 """Ranking coverage weighs terms by idf squared: a question's rare terms carry its focus."""
 HEADING_CONTEXT = 0.5
-"""Share of its section heading's score a sentence borrows (see _nearest_headings)."""
+"""Share of its section heading's score a sentence borrows (see Passages.labels)."""
 PARAGRAPH_WEIGHT = 0.15
 """Share of its paragraph's BM25 a sentence adds to its own (see _paragraph_scores)."""
 COVERAGE_POWER = 0.3
@@ -74,7 +74,6 @@ _ANAPHOR = re.compile(
     r"(?:he|she|it|they|this|these|that|those|there|his|her|its|their|such|the latter)\b",
     re.IGNORECASE,
 )
-_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 
 _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern[str]]] = [
     (
@@ -163,6 +162,31 @@ def content_question(question: str) -> str:
     return _FRAME.sub(" ", question)
 
 
+_STEPS = re.compile(
+    r"\bhow (?:do|can|should|would) (?:i|you|we|one)\b|\bhow to\b|\bsteps?\b|\bprocedure\b"
+    r"|\bin (?:what|which) order\b|\bwhat order\b|\binstructions\b",
+    re.IGNORECASE,
+)
+
+
+_DEFINITION = re.compile(
+    r"\b(?:what|which)\s+(?:is|are|does|do)\b(?!.*\b(?:how|when|why|where)\b)"
+    r"|\bwhat\b.*\b(?:mean|stand for|do|does|contain|display|test)s?\s*\??\s*$|\bdefin",
+    re.IGNORECASE,
+)
+
+
+def asks_what_is(question: str) -> bool:
+    """'What does -e do?', 'What is a metacharacter?': the answer is an entry's description,
+    so a term that matches is not counted down as a mere label."""
+    return _DEFINITION.search(question) is not None
+
+
+def asks_for_steps(question: str) -> bool:
+    """'How do I restore factory settings?' wants the procedure, not one step of it."""
+    return _STEPS.search(question) is not None
+
+
 def answer_type(question: str) -> AnswerType | None:
     """What kind of answer a question wants: 'When was ...' -> 'date', 'Who ...' -> 'person'."""
     for kind, pattern in _QUESTION_TYPES:
@@ -245,7 +269,7 @@ def _usage(terms: list[str], texts: list[str]) -> Usage:
     mid: Counter[str] = Counter()
     capital: Counter[str] = Counter()
     for text in texts:
-        spans = sentence_spans(text)
+        spans = Passages.read(text).spans
         ends = [end for _, end in spans]
         starts = {start for start, _ in spans}
         usage.sentences += len(spans)
@@ -277,9 +301,14 @@ class Hit:
     """The question's names (see decisive.py) the passage does not hold."""
 
 
-def score_sentences(text: str, query: Query) -> list[Hit]:
-    """Every sentence of `text` that matches (or borrows from a neighbour that does)."""
-    spans = sentence_spans(text)
+def score_sentences(text: str, query: Query, passages: Passages | None = None) -> list[Hit]:
+    """Every unit of `text` that matches (or borrows from a neighbour that does).
+
+    Units, their paragraphs and their labels (headings, terms, header rows) come from
+    the text's structure (see passages.py); `passages` is that reading, if already made.
+    """
+    passages = passages or Passages.read(text)
+    spans = passages.spans
     if not spans or not query.idf or query.decisive.absent:
         return []  # nothing, or the documents lack something the question names
     ends = [end for _, end in spans]
@@ -289,9 +318,10 @@ def score_sentences(text: str, query: Query) -> list[Hit]:
     matches += [(p, t, SOFT_WEIGHT) for p, t in query.soft.find(folded)]
     for position, term, count in matches:
         sid = bisect.bisect_right(ends, position)
-        if sid < len(spans):
+        if sid < len(spans) and position >= spans[sid][0]:
             tf = counts.setdefault(sid, {})
             tf[term] = tf.get(term, 0.0) + count
+    passages.inherit(counts)
     base: dict[int, float] = {}
     for sid, tf in counts.items():
         start, end = spans[sid]
@@ -300,11 +330,12 @@ def score_sentences(text: str, query: Query) -> list[Hit]:
     weight = {t: v**COVERAGE_IDF_POWER for t, v in query.idf.items()}
     total_weight = sum(weight.values()) or 1.0
     total_idf = sum(query.idf.values()) or 1.0
-    paragraph, paragraph_terms = _paragraph_scores(text, spans, counts, query)
+    paragraph, paragraph_terms = _paragraph_scores(passages.blocks, counts, query)
     variants = query.decisive.variants
     required = [[s for t in g for s in variants.get(t, [t])] for g in query.decisive.groups]
     words = [" ".join(query.decisive.words.get(t, t) for t in g) for g in query.decisive.groups]
-    heading = _nearest_headings(text, spans)
+    heading = passages.labels
+    defines = asks_what_is(query.question)
     candidates = {i for sid in counts for i in (sid - 1, sid, sid + 1) if 0 <= i < len(spans)}
     candidates |= {sid for sid, h in enumerate(heading) if h in counts}
     hits: list[Hit] = []
@@ -336,7 +367,9 @@ def score_sentences(text: str, query: Query) -> list[Hit]:
             + sum(weight[t] * s * near_found[t] for t, s in near.items())
         ) / total_weight
         score = (base.get(sid, 0.0) + context) * ranking**COVERAGE_POWER
-        if is_heading(sentence):
+        if defines and passages.is_term(sid) and passages.names(sid, query.idf):
+            score *= 1 + TYPE_BOOST  # the entry the question asks about: its answer type
+        elif passages.is_label(sid):
             score *= HEADING_WEIGHT
         elif query.kind and _has_answer_type(sentence, query):
             score *= 1 + TYPE_BOOST
@@ -378,15 +411,14 @@ def _lacking(required: list[list[str]], held: set[str]) -> list[int]:
 
 
 def _paragraph_scores(
-    text: str, spans: list[tuple[int, int]], counts: dict[int, dict[str, float]], query: Query
+    para_of: list[int], counts: dict[int, dict[str, float]], query: Query
 ) -> tuple[list[float], list[set[str]]]:
-    """Per sentence, BM25 of its whole paragraph (no length normalization), and its terms.
+    """Per unit, BM25 of its whole paragraph (its block; no length normalization), and its
+    terms.
 
     Questions are often written about a paragraph: its other sentences name the subject
     while one states the fact, so the paragraph's match lifts all its sentences.
     """
-    breaks = [m.start() for m in _PARAGRAPH_BREAK.finditer(text)]
-    para_of = [bisect.bisect_right(breaks, start) for start, _ in spans]
     terms: dict[int, dict[str, float]] = {}
     for sid, tf in counts.items():
         merged = terms.setdefault(para_of[sid], {})
@@ -398,21 +430,6 @@ def _paragraph_scores(
     }
     held = {p: set(tf) for p, tf in terms.items()}
     return [score.get(p, 0.0) for p in para_of], [held.get(p, set()) for p in para_of]
-
-
-def _nearest_headings(text: str, spans: list[tuple[int, int]]) -> list[int]:
-    """Per sentence, the index of the last Markdown heading at or before it (-1 if none).
-
-    A spec line "Battery life: up to 18 months" under "### Sensor mast" answers a question
-    about the sensor mast's batteries; the heading supplies the words the line leaves out.
-    """
-    nearest: list[int] = []
-    last = -1
-    for sid, (start, end) in enumerate(spans):
-        if is_heading(text[start:end]):
-            last = sid
-        nearest.append(last)
-    return nearest
 
 
 def _has_answer_type(sentence: str, query: Query) -> bool:

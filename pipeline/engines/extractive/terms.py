@@ -199,10 +199,31 @@ def tokens(text: str, *, keep_stopwords: bool = False) -> list[str]:
     return out
 
 
+# Names a question quotes literally: options ('-e', '--login'), escapes ('\\j', '~.'),
+# parameters ('${parameter:-word}') and identifiers ('ERR_CANCELED'). Stemming reads '-N' as
+# 'n', which '-n' and every 'n' in the text also give; the literal is searched as written.
+_LITERAL = re.compile(
+    r"(?<![\w\-])(?:--?[A-Za-z0-9][\w-]*|\\[A-Za-z@#$!\[\]]|~[.^#&?A-Za-z]"
+    r"|\$\{[^}\s]+\}|[A-Za-z][A-Za-z0-9]*_\w+)"
+)
+LITERAL = "="
+"""Prefix of a literal term ('=-N'): no stem or bigram starts with it."""
+
+
 def query_terms(question: str) -> list[str]:
-    """Distinct content terms of a question, in order; all its words if none is content."""
+    """Distinct content terms of a question, in order; all its words if none is content.
+
+    Literal names come after the words: 'What does ssh -N do?' -> ['ssh', 'n', '=-N'].
+    """
     terms = list(dict.fromkeys(tokens(question)))
-    return terms or list(dict.fromkeys(tokens(question, keep_stopwords=True)))
+    terms = terms or list(dict.fromkeys(tokens(question, keep_stopwords=True)))
+    literals = [LITERAL + m.group() for m in _LITERAL.finditer(question)]
+    return terms + [t for t in dict.fromkeys(literals) if t not in terms]
+
+
+def is_literal(term: str) -> bool:
+    """True for a literal term (see query_terms)."""
+    return term.startswith(LITERAL)
 
 
 def _bigrams(run: str, keep_all: bool) -> list[str]:
@@ -229,10 +250,12 @@ class TermFinder:
 
     def __init__(self, terms: Iterable[str]) -> None:
         terms = list(terms)
-        self.words = frozenset(t for t in terms if not is_cjk_term(t))
+        self.literals = frozenset(t for t in terms if is_literal(t))
+        self.words = frozenset(t for t in terms if not is_cjk_term(t) and not is_literal(t))
         self.grams = frozenset(t for t in terms if is_cjk_term(t))
         self._word_re = _word_pattern(tuple(sorted(self.words)))
         self._gram_re = _gram_pattern(tuple(sorted(self.grams)))
+        self._literal_re = _literal_pattern(tuple(sorted(self.literals)))
 
     def find(self, text: str) -> list[tuple[int, str]]:
         """(position, term) of every occurrence, in no particular order.
@@ -248,7 +271,18 @@ class TermFinder:
                     hits.append((match.start(), term))
         if self._gram_re is not None:
             hits.extend((m.start(), m.group(1)) for m in self._gram_re.finditer(text))
+        if self._literal_re is not None:
+            hits.extend((m.start(), LITERAL + m.group()) for m in self._literal_re.finditer(text))
         return hits
+
+
+@lru_cache(maxsize=256)
+def _literal_pattern(literals: tuple[str, ...]) -> re.Pattern[str] | None:
+    """Literals as written (case and all), not inside a longer word or option."""
+    if not literals:
+        return None
+    names = sorted((t[len(LITERAL) :] for t in literals), key=len, reverse=True)
+    return re.compile(rf"(?<![\w\-\\$~])(?:{'|'.join(map(re.escape, names))})(?![\w\-])")
 
 
 @lru_cache(maxsize=256)
