@@ -8,7 +8,7 @@ from typing import Annotated, Any, TypedDict
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 
-from pipeline.types import CallUsage, Chunk, DocumentText, Finding, Mode, Task
+from pipeline.types import CallUsage, Chunk, DocumentText, Finding, LimitUsage, Mode, Task
 
 
 class InputState(TypedDict, total=False):
@@ -70,8 +70,9 @@ class State(InputState, OutputState, total=False):
     folding: list[str]
     """Written by compress (replaces): ids of the messages this turn folds; read by fold."""
 
-    usage_log: Annotated[list[CallUsage], operator.add]
-    """One record per model call, appended by every node; overwritten by route each run."""
+    usage_log: Annotated[list[CallUsage | LimitUsage], operator.add]
+    """Per model call, its tokens and its rate-limit record, appended by every node;
+    overwritten by route each run."""
 
 
 def documents_of(state: State) -> list[DocumentText]:
