@@ -135,8 +135,8 @@ class Settings(BaseSettings):
     call_deadline_s: float = setting(
         300.0,
         gt=0,
-        description="Seconds one model call may take in all, waiting for rate limits and "
-        "retrying, before its chunk is reported failed.",
+        description="Seconds one model call may take from its first attempt, waiting out "
+        "rate limits and retrying, before its chunk is reported failed.",
     )
     retry_initial_s: float = setting(
         0.5, ge=0, description="First retry delay in seconds; doubles each retry, with jitter."

@@ -5,6 +5,9 @@ from __future__ import annotations
 from pipeline.engines.llm.signals import Window
 
 MINUTE_S = 60.0
+MIN_WAIT_S = 0.001
+"""Shortest wait for a refill: a shortfall of a hair would otherwise wake the caller in a
+loop of waits too short to move the clock."""
 
 
 class Bucket:
@@ -25,7 +28,7 @@ class Bucket:
         """Seconds until `cost` units are there (0 when they are now)."""
         self._refill(now)
         missing = min(cost, self.capacity) - self.level
-        return 0.0 if missing <= 0 else missing / self.rate
+        return 0.0 if missing <= 0 else max(MIN_WAIT_S, missing / self.rate)
 
     def take(self, cost: float, now: float) -> None:
         self._refill(now)

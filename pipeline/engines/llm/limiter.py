@@ -3,7 +3,7 @@
 The limit is found, not configured (AIMD, as TCP finds a link's capacity):
 
 - It starts at min(ceiling, 8) and, until the first back-off, grows by one per call that
-  ends with the limit in use, so it doubles every round trip: 8, 16, 32, 64.
+  ends while calls wait for a slot, so it doubles every round trip: 8, 16, 32, 64.
 - After that it grows by one per round trip (1/limit per call), and more slowly at or
   above the level of the last back-off: one slot per 2^k round trips after k back-offs
   at that level, so a limit that holds is probed ever more rarely.
@@ -57,6 +57,8 @@ class Ticket:
     """One admitted call: when it started and what it reserved."""
 
     started_at: float
+    round: int
+    """The limiter's back-off count when the call started: its round."""
     tokens: int
     waited_s: float
     """Seconds it waited for a slot, a pause or a budget before it could start."""
@@ -116,7 +118,6 @@ class Limiter:
         self._starting = True  # doubling per round trip until the first back-off
         self._level = 0.0  # limit before the last back-off: probing slows down at it
         self._doublings = 0
-        self._last_backoff_at = -math.inf
         self._paused_until = -math.inf
         self.in_flight = 0
         self._tokens_per_minute = tokens_per_minute
@@ -145,7 +146,6 @@ class Limiter:
         """
         began = self.clock()
         cost: int | None = None
-        woken = False
         while True:
             with self._lock:
                 now = self.clock()
@@ -157,19 +157,19 @@ class Limiter:
                     if waited > 0:
                         self.waits += 1
                         self.waited_s += waited
-                    return Ticket(started_at=now, tokens=cost or 0, waited_s=waited)
-                if woken:
-                    self._wake_locked()  # pass on a wake-up this call could not use
+                    return Ticket(
+                        started_at=now, round=self.backoffs, tokens=cost or 0, waited_s=waited
+                    )
                 if now >= deadline:
                     raise DeadlineError(now - began)
+                timeout = min(wait, deadline - now)
                 loop = asyncio.get_running_loop()
                 future: asyncio.Future[None] = loop.create_future()
                 self._waiters.append((loop, future))
             try:
-                await asyncio.wait_for(future, min(wait, deadline - now))
-                woken = True
+                await asyncio.wait_for(future, None if timeout == math.inf else timeout)
             except TimeoutError:
-                woken = False
+                pass  # a pause or a budget's wait is over: check again
             except asyncio.CancelledError:
                 with self._lock:
                     if future.done() and not future.cancelled():
@@ -201,9 +201,13 @@ class Limiter:
     # ---- outcomes ----
 
     def succeeded(self, ticket: Ticket) -> None:
-        """The call got a reply: grow the limit if the call found it in use."""
+        """The call got a reply: grow the limit if it is what holds calls back.
+
+        That is, calls wait for a slot or every slot is taken; a limit nobody reaches (the
+        last calls of a run) shows nothing about the server and stays.
+        """
         with self._lock:
-            if self.in_flight >= math.floor(self.limit):
+            if self._waiters or self.in_flight >= math.floor(self.limit):
                 self.limit = min(float(self.ceiling), self.limit + self._growth())
             self._release_locked()
 
@@ -225,8 +229,8 @@ class Limiter:
             self._give_back_locked(ticket)
             self.in_flight -= 1
             changed = False
-            if ticket.started_at >= self._last_backoff_at:
-                self._back_off(now)
+            if ticket.round == self.backoffs:  # no back-off since it started
+                self._back_off()
                 changed = True
             pause = signal.retry_after_s or 0.0
             if now + pause > self._paused_until:
@@ -279,7 +283,7 @@ class Limiter:
             return per_round / 2**self._doublings
         return per_round
 
-    def _back_off(self, now: float) -> None:
+    def _back_off(self) -> None:
         # The refused call is out already: in_flight counts the others, which got in.
         level = float(self.in_flight + 1)
         if self._level and level >= NEAR_LEVEL * self._level:
@@ -289,7 +293,6 @@ class Limiter:
         self._level = level
         self.limit = max(1.0, min(self.limit, BACKOFF_FACTOR * max(1, self.in_flight)))
         self._starting = False
-        self._last_backoff_at = now
         self.backoffs += 1
 
     def _give_back_locked(self, ticket: Ticket) -> None:

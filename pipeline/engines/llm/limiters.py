@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import weakref
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -44,7 +45,7 @@ _limiters: dict[EndpointKey, Limiter] = {}
 def endpoint_key(model: BaseChatModel) -> EndpointKey:
     """The endpoint a model's calls go to, read from the usual fields of LangChain models.
 
-    A model that names none (a custom class) is its own endpoint.
+    A model that names neither a URL nor a key (a custom class) is its own endpoint.
     """
     url = _first(model, _URL_FIELDS) or ""
     name = _first(model, _NAME_FIELDS) or type(model).__name__
@@ -66,6 +67,8 @@ def limiter_for(model: BaseChatModel, settings: Settings) -> Limiter:
                 name=key.model,
                 tokens_per_minute=settings.tokens_per_minute,
             )
+            if "#" in key.url:  # keyed by id(model): forget it with the model, as ids recur
+                weakref.finalize(model, _forget, key)
             return limiter
     limiter.configure(settings.max_concurrency, settings.tokens_per_minute)
     return limiter
@@ -76,6 +79,11 @@ def all_limiters() -> list[tuple[EndpointKey, LimiterStats]]:
     with _lock:
         entries = list(_limiters.items())
     return [(key, limiter.stats()) for key, limiter in entries]
+
+
+def _forget(key: EndpointKey) -> None:
+    with _lock:
+        _limiters.pop(key, None)
 
 
 def forget_limiters() -> None:
