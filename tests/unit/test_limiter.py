@@ -37,23 +37,25 @@ def test_limit_grows_to_the_ceiling_and_backs_off_to_no_less_than_one() -> None:
     assert run_virtual(main()) == (12, 1)
 
 
-def test_refusals_of_one_round_back_off_once() -> None:
-    """Eight calls sent together, five refused: one decision, not five halvings."""
+def test_refusals_of_one_round_back_off_once_to_what_the_server_held() -> None:
+    """Eight calls sent together, five refused: one back-off, and the limit ends at the
+    three the server kept, not at 8 x 0.9^5."""
 
-    async def main() -> tuple[int, int]:
+    async def main() -> tuple[int, int, int]:
         limiter = Limiter(64)
         tickets = [await limiter.acquire(lambda: 0, FAR) for _ in range(8)]
         for ticket in tickets[3:]:
             limiter.backpressure(ticket, RateSignal())
-        after_first_round = limiter.current_limit
-        await asyncio.sleep(1)
-        late = await limiter.acquire(lambda: 0, FAR)
-        limiter.backpressure(late, RateSignal())  # sent after the back-off: a new round
-        return after_first_round, limiter.backoffs
+        first_round = (limiter.current_limit, limiter.backoffs)
+        for ticket in tickets[:3]:
+            limiter.succeeded(ticket)
+        late = [await limiter.acquire(lambda: 0, FAR) for _ in range(3)]
+        limiter.backpressure(late[0], RateSignal())  # sent after the back-off: a new round
+        return *first_round, limiter.backoffs
 
-    first, backoffs = run_virtual(main())
-    assert first == 6  # 0.9 x the 7 still in flight when the first refusal came back
-    assert backoffs == 2
+    limit, backoffs_then, backoffs_later = run_virtual(main())
+    assert (limit, backoffs_then) == (3, 1)
+    assert backoffs_later == 2
 
 
 def test_retry_after_pauses_every_new_call_to_the_endpoint() -> None:

@@ -18,11 +18,13 @@ class Bucket:
     the capacity, so one huge prompt waits for a full bucket instead of forever.
     """
 
-    def __init__(self, capacity: float, now: float, rate: float | None = None) -> None:
+    def __init__(self, capacity: float, rate: float | None = None) -> None:
         self.capacity = max(1.0, capacity)
         self.rate = rate if rate is not None else self.capacity / MINUTE_S
         self.level = self.capacity
-        self._at = now
+        # Set by the first use, on the clock of the loop that uses it: a bucket may be
+        # built in a worker thread (build_graph), whose clock is not the loop's.
+        self._at: float | None = None
 
     def wait_s(self, cost: float, now: float) -> float:
         """Seconds until `cost` units are there (0 when they are now)."""
@@ -56,6 +58,6 @@ class Bucket:
         self.level = min(self.level, float(window.remaining))
 
     def _refill(self, now: float) -> None:
-        if now > self._at:
+        if self._at is not None and now > self._at:
             self.level = min(self.capacity, self.level + (now - self._at) * self.rate)
-        self._at = max(self._at, now)
+        self._at = now if self._at is None else max(self._at, now)

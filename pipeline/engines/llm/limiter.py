@@ -7,10 +7,10 @@ The limit is found, not configured (AIMD, as TCP finds a link's capacity):
 - After that it grows by one per round trip (1/limit per call), and more slowly at or
   above the level of the last back-off: one slot per 2^k round trips after k back-offs
   at that level, so a limit that holds is probed ever more rarely.
-- A 429, 503 or overload reply backs off: the limit becomes 0.9 x the calls still in
-  flight (never below 1, never above LONGDOC_MAX_CONCURRENCY), at most once per round
-  (only a call started after the last back-off backs off again: the others were sent
-  under the old limit). 6 calls in flight when the 7th is refused: the limit becomes 5.4.
+- A 429, 503 or overload reply backs off: the limit becomes 0.9 x itself, and no more
+  than the calls still in flight (the server held those), never below 1. That is once
+  per round: a refusal of a call sent before the last back-off only lowers the limit to
+  the calls still in flight. Limit 8, 8 sent, 4 refused: 7.2, then 6, 5, 4.
 - Retry-After pauses every new call to the endpoint that long.
 - x-ratelimit-remaining-/reset- headers, and LONGDOC_TOKENS_PER_MINUTE, are budgets a
   call reserves from before it starts (one request, its prompt's tokens), so calls wait
@@ -121,8 +121,7 @@ class Limiter:
         self._paused_until = -math.inf
         self.in_flight = 0
         self._tokens_per_minute = tokens_per_minute
-        now = clock()
-        self._budget = Bucket(tokens_per_minute, now) if tokens_per_minute else None
+        self._budget = Bucket(tokens_per_minute) if tokens_per_minute else None
         self._server_requests: Bucket | None = None
         self._server_tokens: Bucket | None = None
         self.calls = self.rate_limited = self.backoffs = self.waits = 0
@@ -135,7 +134,7 @@ class Limiter:
             self.limit = min(self.limit, float(ceiling))
             if tokens_per_minute != self._tokens_per_minute:
                 self._tokens_per_minute = tokens_per_minute
-                self._budget = Bucket(tokens_per_minute, self.clock()) if tokens_per_minute else None
+                self._budget = Bucket(tokens_per_minute) if tokens_per_minute else None
 
     # ---- admission ----
 
@@ -228,10 +227,13 @@ class Limiter:
             self.rate_limited += 1
             self._give_back_locked(ticket)
             self.in_flight -= 1
-            changed = False
-            if ticket.round == self.backoffs:  # no back-off since it started
+            before = math.floor(self.limit)
+            new_round = ticket.round == self.backoffs  # no back-off since it started
+            if new_round:
                 self._back_off()
-                changed = True
+            else:  # sent under an older limit: only what it says about capacity counts
+                self._clamp_to_in_flight()
+            changed = new_round or math.floor(self.limit) != before
             pause = signal.retry_after_s or 0.0
             if now + pause > self._paused_until:
                 self._paused_until = now + pause
@@ -289,11 +291,17 @@ class Limiter:
         if self._level and level >= NEAR_LEVEL * self._level:
             self._doublings = min(MAX_PROBE_DOUBLINGS, self._doublings + 1)
         else:
-            self._doublings = 0
+            self._doublings = 1  # back at this level: wait 2 round trips before probing it
         self._level = level
-        self.limit = max(1.0, min(self.limit, BACKOFF_FACTOR * max(1, self.in_flight)))
+        self.limit = max(1.0, min(BACKOFF_FACTOR * self.limit, float(self.in_flight)))
         self._starting = False
         self.backoffs += 1
+
+    def _clamp_to_in_flight(self) -> None:
+        """A later refusal of an already-counted round: the server held no more than the
+        calls still in flight. 8 sent, 4 refused one by one: the limit ends at 4."""
+        self._level = min(self._level, float(self.in_flight + 1))
+        self.limit = max(1.0, min(self.limit, float(self.in_flight)))
 
     def _give_back_locked(self, ticket: Ticket) -> None:
         now = self.clock()
@@ -323,6 +331,6 @@ def _wake(future: asyncio.Future[None]) -> None:
 
 def _calibrated(bucket: Bucket | None, window: Window, now: float) -> Bucket:
     if bucket is None:
-        bucket = Bucket(window.limit or max(1, window.remaining), now)
+        bucket = Bucket(window.limit or max(1, window.remaining))
     bucket.calibrate(window, now)
     return bucket
