@@ -145,6 +145,7 @@ class Limiter:
         """
         began = self.clock()
         cost: int | None = None
+        blocked = False
         while True:
             with self._lock:
                 now = self.clock()
@@ -152,8 +153,8 @@ class Limiter:
                     cost = tokens()
                 wait = self._admit(now, cost or 0)
                 if wait == 0.0:
-                    waited = now - began
-                    if waited > 0:
+                    waited = now - began if blocked else 0.0
+                    if blocked:
                         self.waits += 1
                         self.waited_s += waited
                     return Ticket(
@@ -162,6 +163,7 @@ class Limiter:
                 if now >= deadline:
                     raise DeadlineError(now - began)
                 timeout = min(wait, deadline - now)
+                blocked = True
                 loop = asyncio.get_running_loop()
                 future: asyncio.Future[None] = loop.create_future()
                 self._waiters.append((loop, future))
