@@ -195,6 +195,10 @@ async def _ask_streaming(documents: Documents, question: str, settings: Settings
                 progress.update(bar, description="reading chunks", total=event["chunks"])
             elif kind == "chunk_done":
                 progress.update(bar, completed=event["done"])
+            elif kind == "rate_limited":  # the provider pushed back: say how it is handled
+                held = f"{event['model']} rate-limited: {event['limit']} at once"
+                pause = f", paused {event['pause_s']:g} s" if event["pause_s"] else ""
+                progress.update(bar, description=f"reading chunks ({held}{pause})")
             elif kind == "reduce":
                 progress.update(bar, description=f"combining (round {event['round']})")
     raise RuntimeError("the graph ended without a result")  # pragma: no cover
