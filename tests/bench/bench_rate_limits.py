@@ -11,7 +11,8 @@ and for LONGDOC_MAX_CONCURRENCY=C (a user who guessed right): wall time over the
     N=100, C=16, L=2 s: (1 + 7 + 1) x 2 = 18 s,
 
 the share of requests answered 429, failed chunks, and the limit the run ended at.
-Then a server whose capacity halves mid-run (16, then 8), and a server with a
+Then a server whose capacity halves mid-run (16, then 8; /exact is over the run
+with the ceiling at 16, right until the halving), and a server with a
 tokens-per-minute limit (with and without x-ratelimit headers, and with
 LONGDOC_TOKENS_PER_MINUTE set to it).
 
@@ -113,14 +114,21 @@ async def concurrency_table(
 async def halving_table(text: str, latency: float, clock: Callable[[], float]) -> None:
     half_at = 6 * latency
 
-    def capacity(t: float) -> int:
-        return 16 if t < half_at else 8
+    def halving(start: float) -> Callable[[float], int]:
+        """16 at once until `half_at` seconds after `start` (the run's), then 8."""
+        return lambda t: 16 if t - start < half_at else 8
 
-    print(f"\ncapacity 16, then 8 from t = {half_at:g} s")
+    print(f"\ncapacity 16, then 8 from {half_at:g} s into the run")
     print(HEADER)
+    runs = {}
     for ceiling in (CEILING, 16, 8):
-        run = await read(text, _server(latency, capacity), settings_for(ceiling), clock)
-        print(row(f"16 -> 8, ceiling {ceiling}", run, ideal_s(run["chunks"], capacity, latency)))
+        runs[ceiling] = await read(
+            text, _server(latency, halving(clock())), settings_for(ceiling), clock
+        )
+    ideal = ideal_s(runs[CEILING]["chunks"], halving(0.0), latency)
+    print(row(f"16 -> 8, ceiling {CEILING}", runs[CEILING], ideal, runs[16]["wall"]))
+    for ceiling in (16, 8):
+        print(row(f"16 -> 8, ceiling {ceiling}", runs[ceiling], ideal))
 
 
 async def tokens_table(text: str, latency: float, clock: Callable[[], float]) -> None:

@@ -37,6 +37,27 @@ def test_limit_grows_to_the_ceiling_and_backs_off_to_no_less_than_one() -> None:
     assert run_virtual(main()) == (12, 1)
 
 
+def test_before_any_refusal_the_limit_grows_half_again_each_round_trip() -> None:
+    """40 calls at once on a server that refuses nothing, each 1 s: rounds of 8, 12, 18,
+    and the rest. The replies of a round all arrive at one instant, while the calls they
+    wake have not started yet: those still count as waiting, or the growth stops short."""
+
+    async def main() -> list[int]:
+        limiter = Limiter(64)
+        starts: list[float] = []
+
+        async def call() -> None:
+            ticket = await limiter.acquire(lambda: 0, FAR)
+            starts.append(ticket.started_at)
+            await asyncio.sleep(1)
+            limiter.succeeded(ticket)
+
+        await asyncio.gather(*(call() for _ in range(40)))
+        return [starts.count(float(second)) for second in range(4)]
+
+    assert run_virtual(main()) == [8, 12, 18, 2]
+
+
 def test_refusals_of_one_round_back_off_once_to_what_the_server_held() -> None:
     """Eight calls sent together, five refused: one back-off, and the limit ends at the
     three the server kept, not at 8 x 0.9^5."""

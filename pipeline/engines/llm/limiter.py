@@ -2,8 +2,10 @@
 
 The limit is found, not configured (AIMD, as TCP finds a link's capacity):
 
-- It starts at min(ceiling, 8) and, until the first back-off, grows by one per call that
-  ends while calls wait for a slot, so it doubles every round trip: 8, 16, 32, 64.
+- It starts at min(ceiling, 8) and, until the first back-off, grows by half a slot per
+  call that ends while calls wait for a slot: 1.5x a round trip, 8, 12, 18, 27, 40, 60.
+  Not TCP's doubling: the round that first overshoots a server of 16 sends 18 (2
+  refused), where doubling sends 32 (16 refused, 14% of a 100-chunk document's calls).
 - After that it grows by one per round trip (1/limit per call), and more slowly at or
   above the level of the last back-off: one slot per 2^k round trips after k back-offs
   at that level, so a limit that holds is probed ever more rarely.
@@ -37,6 +39,8 @@ from pipeline.engines.llm.signals import RateSignal, Window
 
 INITIAL_LIMIT = 8
 """The first burst, like TCP's initial window: most providers take 8 calls at once."""
+SLOW_START_GROWTH = 0.5
+"""Slots per call ended until the first back-off: the limit grows 1.5x a round trip."""
 BACKOFF_FACTOR = 0.9
 MAX_PROBE_DOUBLINGS = 4
 """At most 16 round trips between probes above the last back-off level."""
@@ -115,11 +119,13 @@ class Limiter:
         self._waiters: deque[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = deque()
         self.ceiling = ceiling
         self.limit = float(min(ceiling, INITIAL_LIMIT))
-        self._starting = True  # doubling per round trip until the first back-off
+        self._starting = True  # 1.5x per round trip until the first back-off
         self._level = 0.0  # limit before the last back-off: probing slows down at it
         self._doublings = 0
         self._paused_until = -math.inf
         self.in_flight = 0
+        self._blocked = 0
+        """Calls in acquire that had to wait, woken ones not yet admitted included."""
         self._tokens_per_minute = tokens_per_minute
         self._budget = Bucket(tokens_per_minute) if tokens_per_minute else None
         self._server_requests: Bucket | None = None
@@ -146,40 +152,47 @@ class Limiter:
         began = self.clock()
         cost: int | None = None
         blocked = False
-        while True:
-            with self._lock:
-                now = self.clock()
-                if cost is None and (self._budget or self._server_tokens):
-                    cost = tokens()
-                wait = self._admit(now, cost or 0)
-                if wait == 0.0:
-                    waited = now - began if blocked else 0.0
-                    if blocked:
-                        self.waits += 1
-                        self.waited_s += waited
-                    return Ticket(
-                        started_at=now, round=self.backoffs, tokens=cost or 0, waited_s=waited
-                    )
-                if now >= deadline:
-                    raise DeadlineError(now - began)
-                timeout = min(wait, deadline - now)
-                blocked = True
-                loop = asyncio.get_running_loop()
-                future: asyncio.Future[None] = loop.create_future()
-                self._waiters.append((loop, future))
-            try:
-                await asyncio.wait_for(future, None if timeout == math.inf else timeout)
-            except TimeoutError:
-                pass  # a pause or a budget's wait is over: check again
-            except asyncio.CancelledError:
+        try:
+            while True:
                 with self._lock:
-                    if future.done() and not future.cancelled():
-                        self._wake_locked()  # it was woken: let another caller have the slot
-                raise
-            finally:
+                    now = self.clock()
+                    if cost is None and (self._budget or self._server_tokens):
+                        cost = tokens()
+                    wait = self._admit(now, cost or 0)
+                    if wait == 0.0:
+                        waited = now - began if blocked else 0.0
+                        if blocked:
+                            self.waits += 1
+                            self.waited_s += waited
+                        return Ticket(
+                            started_at=now, round=self.backoffs, tokens=cost or 0, waited_s=waited
+                        )
+                    if now >= deadline:
+                        raise DeadlineError(now - began)
+                    timeout = min(wait, deadline - now)
+                    if not blocked:
+                        blocked = True
+                        self._blocked += 1
+                    loop = asyncio.get_running_loop()
+                    future: asyncio.Future[None] = loop.create_future()
+                    self._waiters.append((loop, future))
+                try:
+                    await asyncio.wait_for(future, None if timeout == math.inf else timeout)
+                except TimeoutError:
+                    pass  # a pause or a budget's wait is over: check again
+                except asyncio.CancelledError:
+                    with self._lock:
+                        if future.done() and not future.cancelled():
+                            self._wake_locked()  # it was woken: let another caller have the slot
+                    raise
+                finally:
+                    with self._lock:
+                        if (loop, future) in self._waiters:
+                            self._waiters.remove((loop, future))
+        finally:
+            if blocked:
                 with self._lock:
-                    if (loop, future) in self._waiters:
-                        self._waiters.remove((loop, future))
+                    self._blocked -= 1
 
     def _admit(self, now: float, cost: int) -> float:
         """0 and the call is counted in, or the seconds to wait (inf: until a release)."""
@@ -204,11 +217,12 @@ class Limiter:
     def succeeded(self, ticket: Ticket) -> None:
         """The call got a reply: grow the limit if it is what holds calls back.
 
-        That is, calls wait for a slot or every slot is taken; a limit nobody reaches (the
-        last calls of a run) shows nothing about the server and stays.
+        That is, calls wait for a slot (woken ones count until they start, or 8 replies
+        arriving at once would stop growing once the first few woke the rest) or every slot is
+        taken; a limit nobody reaches (the last calls of a run) shows nothing and stays.
         """
         with self._lock:
-            if self._waiters or self.in_flight >= math.floor(self.limit):
+            if self._blocked or self.in_flight >= math.floor(self.limit):
                 self.limit = min(float(self.ceiling), self.limit + self._growth())
             self._release_locked()
 
@@ -263,7 +277,7 @@ class Limiter:
                 limit=math.floor(self.limit),
                 ceiling=self.ceiling,
                 in_flight=self.in_flight,
-                waiting=len(self._waiters),
+                waiting=self._blocked,
                 calls=self.calls,
                 rate_limited=self.rate_limited,
                 backoffs=self.backoffs,
@@ -281,7 +295,7 @@ class Limiter:
 
     def _growth(self) -> float:
         if self._starting:
-            return 1.0
+            return SLOW_START_GROWTH
         per_round = 1.0 / self.limit
         if self.limit + 1 >= self._level:  # the next slot would probe the last back-off level
             return per_round / 2**self._doublings
