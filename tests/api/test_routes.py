@@ -200,7 +200,8 @@ async def test_openapi_documents_both_body_types_and_the_error_body(
 
 async def test_metrics_show_each_endpoints_limit_429s_and_waits(settings: Settings) -> None:
     server = RateLimitedModel(latency=0.01, capacity=lambda t: 2, retry_after_s=0.05)
-    async with await client_for(settings.model_copy(update={"max_concurrency": 16}), server) as http:
+    limited = settings.model_copy(update={"max_concurrency": 16})
+    async with await client_for(limited, server) as http:
         text = "\n\n".join(ACME_NOTE for _ in range(12))
         response = await http.post("/v1/ask", json={"question": ACME_QUESTION, "document": text})
         assert response.status_code == 200, response.text

@@ -22,7 +22,7 @@ QUESTION = "Where did the harbour crane go?"
 def document(chunks: int) -> str:
     """About `chunks` chunks at chunk_size=100: one 100-token paragraph each."""
     return "\n\n".join(
-        " ".join(f"Section {i} says the harbour crane moved to berth {i} at dawn." for _ in range(8))
+        " ".join([f"Section {i} says the harbour crane moved to berth {i} at dawn."] * 8)
         for i in range(chunks)
     )
 

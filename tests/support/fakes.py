@@ -40,7 +40,10 @@ class ProviderError(Exception):
     """Looks like an HTTP error from a provider SDK: status_code and response headers."""
 
     def __init__(
-        self, status_code: int, retry_after: str | None = None, headers: dict[str, str] | None = None
+        self,
+        status_code: int,
+        retry_after: str | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
         super().__init__(f"HTTP {status_code}")
         self.status_code = status_code

@@ -93,7 +93,7 @@ async def test_server_error_is_retried_up_to_the_limit() -> None:
 @pytest.mark.parametrize(
     ("fault", "said"),
     [
-        (json.JSONDecodeError("Expecting ',' delimiter", '{"choices": [{"mess', 19), "not valid JSON"),
+        (json.JSONDecodeError("Expecting ','", '{"choices": [{"mess', 19), "not valid JSON"),
         (IndexError("list index out of range"), "no completion in it"),
     ],
 )

@@ -1,9 +1,9 @@
 """What a provider's reply says about its rate limits: Retry-After and x-ratelimit-* headers.
 
-    retry-after: 2  |  retry-after: Wed, 21 Oct 2026 07:28:00 GMT  |  retry-after-ms: 250
-    x-ratelimit-limit-requests: 500        x-ratelimit-limit-tokens: 30000
-    x-ratelimit-remaining-requests: 499    x-ratelimit-remaining-tokens: 29000
-    x-ratelimit-reset-requests: 120ms      x-ratelimit-reset-tokens: 2s   (or "6m0s", "1.5")
+retry-after: 2  |  retry-after: Wed, 21 Oct 2026 07:28:00 GMT  |  retry-after-ms: 250
+x-ratelimit-limit-requests: 500        x-ratelimit-limit-tokens: 30000
+x-ratelimit-remaining-requests: 499    x-ratelimit-remaining-tokens: 29000
+x-ratelimit-reset-requests: 120ms      x-ratelimit-reset-tokens: 2s   (or "6m0s", "1.5")
 """
 
 from __future__ import annotations
@@ -112,4 +112,3 @@ def _int(value: str | None) -> int | None:
         return max(0, int(float(value)))
     except ValueError:
         return None
-
