@@ -94,13 +94,18 @@ def malformed_reply(exc: BaseException) -> str | None:
     return None
 
 
+def retry_after_s(exc: BaseException) -> float | None:
+    """Seconds a provider error asks to wait (Retry-After, retry-after-ms), if it says."""
+    return read_signal(headers_of(exc)).retry_after_s
+
+
 def backoff_s(attempt: int, settings: Settings, exc: BaseException) -> float:
     """Delay before retry `attempt` (1-based): at least Retry-After, else 2^n with jitter.
 
     With retry_initial_s=0.5: attempt 1 waits 0.25-0.5 s, attempt 2 0.5-1 s, 3 1-2 s,
     never more than retry_max_s; a Retry-After of 7 s waits 7 s, whatever retry_max_s.
     """
-    asked = read_signal(headers_of(exc)).retry_after_s
+    asked = retry_after_s(exc)
     ceiling = min(settings.retry_initial_s * 2 ** (attempt - 1), settings.retry_max_s)
     jittered = random.uniform(ceiling / 2, ceiling)
     return max(asked, jittered) if asked is not None else jittered
