@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -184,6 +184,15 @@ def _stdin_document() -> dict[str, str]:
     return {"id": "stdin", "text": sys.stdin.read()}
 
 
+def _backoff_line(event: dict[str, Any]) -> str:
+    """`local-model refused a call (429): now 3 calls at once, new calls paused 0.2 s`."""
+    pause = f", new calls paused {event['pause_s']:g} s" if event["pause_s"] else ""
+    return (
+        f"{event['model']} refused a call ({event['status']}): "
+        f"now {event['limit']} calls at once{pause}"
+    )
+
+
 async def _ask_streaming(documents: Documents, question: str, settings: Settings) -> AskResult:
     """Run `ask` with a progress bar fed by the graph's progress events."""
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
@@ -197,10 +206,8 @@ async def _ask_streaming(documents: Documents, question: str, settings: Settings
                 progress.update(bar, description="reading chunks", total=event["chunks"])
             elif kind == "chunk_done":
                 progress.update(bar, completed=event["done"])
-            elif kind == "rate_limited":  # the provider pushed back: say how it is handled
-                held = f"{event['model']} rate-limited: {event['limit']} at once"
-                pause = f", paused {event['pause_s']:g} s" if event["pause_s"] else ""
-                progress.update(bar, description=f"reading chunks ({held}{pause})")
+            elif kind == "rate_limited":  # a line, not only the bar: it shows when piped too
+                progress.console.print(_backoff_line(event), highlight=False)
             elif kind == "reduce":
                 progress.update(bar, description=f"combining (round {event['round']})")
     raise RuntimeError("the graph ended without a result")  # pragma: no cover

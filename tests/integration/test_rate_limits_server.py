@@ -7,11 +7,15 @@ what a user meets on a real provider, on a loopback port.
 
 from __future__ import annotations
 
+import re
 import time
+from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from pipeline import ask
+from pipeline.cli.app import app
 from tests.integration.test_providers import QUESTION, openai_settings
 from tests.support.openai_server import running_server
 from tests.support.texts import ROBOTICS_REPORT
@@ -56,3 +60,26 @@ def test_malformed_200_replies_are_retried_even_on_the_route_call(marker: str) -
     assert "Ingrid Halvorsen" in result.answer
     cut = [r for r in server.requests if r.status == -200]
     assert len(cut) >= result.coverage.chunks + 1  # the route call's was retried too
+
+
+@pytest.mark.slow
+def test_cli_stream_says_when_the_provider_refuses_calls_and_how_longdoc_slows_down(
+    tmp_path: Path,
+) -> None:
+    report = tmp_path / "report.md"
+    report.write_text("\n\n".join([ROBOTICS_REPORT] * 3), encoding="utf-8")
+    with running_server(capacity=2, latency_s=0.05, retry_after_s=0.2) as server:
+        env = {
+            "LONGDOC_PROVIDER": "openai",
+            "LONGDOC_MODEL": "local-model",
+            "LONGDOC_BASE_URL": server.url,
+            "LONGDOC_API_KEY": "test",
+            "LONGDOC_CHUNK_SIZE": "100",
+            "LONGDOC_CHUNK_OVERLAP": "0",
+            "LONGDOC_MAX_CONCURRENCY": "16",
+        }
+        result = CliRunner().invoke(app, ["ask", str(report), QUESTION, "--stream"], env=env)
+    assert result.exit_code == 0, result.output
+    assert "Ingrid Halvorsen" in result.stdout
+    assert re.search(r"local-model refused a call \(429\): now \d+ calls at once", result.stderr)
+    assert "new calls paused 0.2 s" in result.stderr
