@@ -219,3 +219,23 @@ async def test_metrics_show_each_endpoints_limit_429s_and_waits(settings: Settin
     assert samples["longdoc_model_concurrency_ceiling"] == 16
     assert samples["longdoc_model_calls_in_flight"] == 0
     assert "# TYPE longdoc_model_wait_seconds_total counter" in metrics.text
+
+
+async def test_streaming_ask_says_when_the_provider_refuses_calls(settings: Settings) -> None:
+    server = RateLimitedModel(latency=0.01, capacity=lambda t: 2, retry_after_s=0.05)
+    limited = settings.model_copy(update={"max_concurrency": 16})
+    async with await client_for(limited, server) as http:
+        response = await http.post(
+            "/v1/ask",
+            json={"question": ACME_QUESTION, "document": "\n\n".join([ACME_NOTE] * 12)},
+            headers={"Accept": "text/event-stream"},
+        )
+    events = sse_events(response.text)
+    backoffs = [data for name, data in events if name == "rate_limited"]
+    assert backoffs
+    assert backoffs[0]["model"] == "RateLimitedModel"
+    assert backoffs[0]["status"] == 429
+    assert 1 <= backoffs[-1]["limit"] < 16
+    assert backoffs[0]["pause_s"] == 0.05
+    assert events[-1][0] == "result"
+    assert events[-1][1]["coverage"]["failed"] == []
