@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from pipeline import ask
 from pipeline.cli.app import app
+from pipeline.errors import ModelError
 from tests.integration.test_providers import QUESTION, openai_settings
 from tests.support.openai_server import running_server
 from tests.support.texts import ROBOTICS_REPORT
@@ -83,3 +84,23 @@ def test_cli_stream_says_when_the_provider_refuses_calls_and_how_longdoc_slows_d
     assert "Ingrid Halvorsen" in result.stdout
     assert re.search(r"local-model refused a call \(429\): now \d+ calls at once", result.stderr)
     assert "new calls paused 0.2 s" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("marker", "said"),
+    [
+        ("TRUNCATED_JSON_ALWAYS", "a reply that is not valid JSON (truncated?)"),
+        ("EMPTY_CHOICES_ALWAYS", "a reply with no completion in it (empty or missing `choices`)"),
+    ],
+)
+def test_a_reply_that_stays_malformed_fails_with_what_the_server_sent(
+    marker: str, said: str
+) -> None:
+    with running_server() as server:
+        settings = openai_settings(server.url, max_retries=2)
+        with pytest.raises(ModelError) as caught:
+            ask(ROBOTICS_REPORT, f"{QUESTION} {marker}", settings=settings)
+    assert said in str(caught.value)
+    assert "after 3 attempts" in str(caught.value)
+    assert "IndexError" not in str(caught.value)
+    assert len(server.requests) == 3  # the route call, tried 1 + max_retries times

@@ -12,6 +12,7 @@ Markers in the prompt make it misbehave on purpose:
     BAD_JSON            the structured reply for this chunk is invalid, every time
     TRUNCATED_JSON_ONCE the first reply to this prompt is a 200 whose body is cut in half
     EMPTY_CHOICES_ONCE  the first reply to this prompt is a 200 with `"choices": []`
+    ..._ALWAYS          (TRUNCATED_JSON_ALWAYS, EMPTY_CHOICES_ALWAYS) every reply to it is
 
 Limits, off unless set: `capacity` requests served at once (each held `latency_s`), the
 rest answered 429 with Retry-After (`retry_after_s`), and with `ratelimit_headers` every
@@ -155,10 +156,10 @@ class OpenAIServer:
         if "RATE_LIMITED_ONCE" in prompt and first_time:
             record.status = 429
             return 429, _error("rate limited", "rate_limit"), {"Retry-After": str(RETRY_AFTER_S)}
-        if "TRUNCATED_JSON_ONCE" in prompt and first_time:
+        if "TRUNCATED_JSON_ALWAYS" in prompt or ("TRUNCATED_JSON_ONCE" in prompt and first_time):
             record.status = -200  # a 200 whose body is cut off
             return 200, {"truncate": True}, {}
-        if "EMPTY_CHOICES_ONCE" in prompt and first_time:
+        if "EMPTY_CHOICES_ALWAYS" in prompt or ("EMPTY_CHOICES_ONCE" in prompt and first_time):
             record.status = -200
             return 200, {"id": "chatcmpl-empty", "object": "chat.completion", "choices": []}, {}
         message, output = _message(body, prompt)
