@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, TypeVar
 
 from langchain_core.exceptions import OutputParserException
@@ -205,7 +206,7 @@ class LLMEngine:
                 attempt,
                 self.settings,
                 limiter,
-                tokens=lambda prompt=messages: _prompt_tokens(prompt),
+                tokens=partial(_prompt_tokens, messages),
                 meter=meter,
             )
             error: object = parsed if isinstance(parsed, Exception) else None

@@ -298,7 +298,7 @@ class Limiter:
             return SLOW_START_GROWTH
         per_round = 1.0 / self.limit
         if self.limit + 1 >= self._level:  # the next slot would probe the last back-off level
-            return per_round / 2**self._doublings
+            return per_round / float(2**self._doublings)
         return per_round
 
     def _back_off(self) -> None:
