@@ -25,7 +25,16 @@ from pipeline.errors import ModelError
 from pipeline.text.messages import message_text_with_tools
 from pipeline.text.spans import locate
 from pipeline.text.tokens import count_tokens
-from pipeline.types import Chunk, ChunkTask, DocumentText, Draft, Finding, Route, Task
+from pipeline.types import (
+    ChatPrompt,
+    Chunk,
+    ChunkTask,
+    DocumentText,
+    Draft,
+    Finding,
+    Route,
+    Task,
+)
 
 S = TypeVar("S", bound=BaseModel)
 
@@ -151,8 +160,8 @@ class LLMEngine:
         )
         return await self._final(prompts.SUMMARY_SYSTEM, user, findings, meter, "summary")
 
-    async def chat(self, messages: list[BaseMessage], meter: Meter) -> str:
-        prompt: list[BaseMessage] = [SystemMessage(prompts.CHAT_SYSTEM), *messages]
+    async def chat(self, turn: ChatPrompt, meter: Meter) -> str:
+        prompt: list[BaseMessage] = [SystemMessage(prompts.CHAT_SYSTEM), *turn.messages()]
         limiter = self._limiters[id(self.reduce_model)]
         config = _named(meter, "chat", limiter)
         reply = await call_model(

@@ -2,7 +2,7 @@
 
 Every request of the process shares them: a server handling 20 requests at once on one
 key keeps one limit for that key, not 20. The map and reduce models get one each when
-they differ (providers limit each model on its own).
+they differ (providers limit each model on its own), and an embeddings model its own.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 from uuid import UUID
 
 from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 from langchain_core.outputs import ChatGeneration, LLMResult
 from pydantic import SecretStr
@@ -42,7 +43,7 @@ _lock = threading.Lock()
 _limiters: dict[EndpointKey, Limiter] = {}
 
 
-def endpoint_key(model: BaseChatModel) -> EndpointKey:
+def endpoint_key(model: BaseChatModel | Embeddings) -> EndpointKey:
     """The endpoint a model's calls go to, read from the usual fields of LangChain models.
 
     A model that names neither a URL nor a key (a custom class) is its own endpoint.
@@ -56,7 +57,7 @@ def endpoint_key(model: BaseChatModel) -> EndpointKey:
     return EndpointKey(url.rstrip("/"), name, hashlib.sha256(key.encode()).hexdigest()[:8])
 
 
-def limiter_for(model: BaseChatModel, settings: Settings) -> Limiter:
+def limiter_for(model: BaseChatModel | Embeddings, settings: Settings) -> Limiter:
     """The process's Limiter for `model`'s endpoint, under `settings`' ceiling and budget."""
     key = endpoint_key(model)
     with _lock:
@@ -113,7 +114,7 @@ class HeaderWatch(BaseCallbackHandler):
                 self.limiter.observe(read_signal(headers))
 
 
-def _first(model: BaseChatModel, fields: tuple[str, ...]) -> str | None:
+def _first(model: BaseChatModel | Embeddings, fields: tuple[str, ...]) -> str | None:
     for field in fields:
         value = getattr(model, field, None)
         if isinstance(value, str) and value:
