@@ -143,7 +143,17 @@ class Settings(BaseSettings):
         shapes_output=True,
     )
     max_concurrency: int = setting(
-        8, ge=1, le=1024, description="Most model calls (and map tasks) in flight at once."
+        8,
+        ge=1,
+        le=1024,
+        description="Most model calls (and map tasks) in flight at once, per model endpoint; "
+        "below it longdoc finds the provider's limit itself.",
+    )
+    tokens_per_minute: int | None = setting(
+        None,
+        ge=1,
+        description="Prompt tokens per minute the model calls may send, per endpoint; unset: "
+        "only the provider's 429s and rate-limit headers slow them down.",
     )
     reduce_token_budget: int = setting(
         6000,
@@ -169,13 +179,25 @@ class Settings(BaseSettings):
         60.0, gt=0, description="Seconds one model call may take before it counts as failed."
     )
     max_retries: int = setting(
-        3, ge=0, le=10, description="Retries of a model call on 429, 5xx, timeouts and drops."
+        3,
+        ge=0,
+        le=10,
+        description="Retries of a model call on 5xx, timeouts, drops and malformed replies; "
+        "rate-limited retries (429, 503) are not counted.",
+    )
+    call_deadline_s: float = setting(
+        300.0,
+        gt=0,
+        description="Seconds one model call may take from its first attempt, waiting out "
+        "rate limits and retrying, before its chunk is reported failed.",
     )
     retry_initial_s: float = setting(
         0.5, ge=0, description="First retry delay in seconds; doubles each retry, with jitter."
     )
     retry_max_s: float = setting(
-        30.0, ge=0, description="Longest wait between retries, Retry-After included."
+        30.0,
+        ge=0,
+        description="Longest backoff between retries; a server's Retry-After is always waited.",
     )
     max_document_mb: float = setting(
         20.0, gt=0, description="Largest total document size accepted, in megabytes."
@@ -290,7 +312,9 @@ class Settings(BaseSettings):
         shapes_output=True,
     )
 
-    @field_validator("temperature", "max_output_tokens", "api_key", mode="before")
+    @field_validator(
+        "temperature", "max_output_tokens", "api_key", "tokens_per_minute", mode="before"
+    )
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         """`LONGDOC_TEMPERATURE=` (empty) means unset, as a .env file can only say it so."""

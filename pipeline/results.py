@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, computed_field
 
-from pipeline.types import CallUsage, DocumentText, Mode
+from pipeline.types import CallUsage, DocumentText, LimitUsage, Mode
 from pipeline.types import RecalledMessage as RecalledMessage
 
 
@@ -53,18 +53,39 @@ class NodeUsage(BaseModel):
     output_tokens: int = 0
 
 
+class ModelUsage(BaseModel):
+    """How one model's calls in a run fared against its endpoint's rate limits."""
+
+    calls: int = 0
+    limit: int = Field(0, description="The endpoint's concurrency limit when the last call ended.")
+    rate_limited: int = Field(0, description="Attempts the server refused for load (429, 503).")
+    waits: int = Field(
+        0, description="Times a call waited for a slot, a pause, a budget or a retry."
+    )
+    waited_s: float = Field(0.0, description="Seconds calls spent waiting, summed.")
+
+
 class Usage(BaseModel):
-    """Summed usage of every model call in a run, in total and per node."""
+    """Summed usage of every model call in a run, in total, per node and per model."""
 
     calls: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
     by_node: dict[str, NodeUsage] = Field(default_factory=dict)
+    by_model: dict[str, ModelUsage] = Field(default_factory=dict)
 
     @classmethod
-    def total(cls, records: list[CallUsage]) -> Usage:
+    def total(cls, records: list[CallUsage | LimitUsage]) -> Usage:
         usage = cls()
         for record in records:
+            if isinstance(record, LimitUsage):
+                model = usage.by_model.setdefault(record.model, ModelUsage())
+                model.calls += 1
+                model.limit = record.limit
+                model.rate_limited += record.rate_limited
+                model.waits += record.waits
+                model.waited_s = round(model.waited_s + record.waited_s, 3)
+                continue
             node = usage.by_node.setdefault(record.node, NodeUsage())
             for bucket in (usage, node):
                 bucket.calls += 1

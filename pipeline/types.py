@@ -157,6 +157,19 @@ class CallUsage(BaseModel):
     output_tokens: int = 0
 
 
+class LimitUsage(BaseModel):
+    """How one model call (all its attempts) fared against its endpoint's rate limits."""
+
+    model: str
+    rate_limited: int = 0
+    """Attempts the server refused for load (429, 503)."""
+    waits: int = 0
+    """Times the call waited: for a slot, a pause, a budget, or before a retry."""
+    waited_s: float = 0.0
+    limit: int = 0
+    """The endpoint's concurrency limit when the call ended."""
+
+
 class RecalledMessage(BaseModel):
     """An earlier message (or fold summary, role `summary`) recalled by relevance."""
 

@@ -33,7 +33,9 @@ class AskProgress:
             self.bar.__exit__(None, None, None)
 
     def __call__(self, event: dict[str, Any]) -> None:
-        if self.live and self.task is not None:
+        if self.live and self.task is not None and event["event"] == "rate_limited":
+            self.bar.console.print(_line(event), markup=False, highlight=False)  # above the bar
+        elif self.live and self.task is not None:
             self._update_bar(self.task, event)
         elif line := _line(event):
             self.console.print(line, markup=False, highlight=False)
@@ -63,4 +65,10 @@ def _line(event: dict[str, Any]) -> str | None:
         return f"combining findings (round {event['round']})"
     if kind == "answer":
         return "writing the answer"
+    if kind == "rate_limited":  # e.g. "local-model refused a call (429): now 3 calls at once"
+        pause = f", new calls paused {event['pause_s']:g} s" if event["pause_s"] else ""
+        return (
+            f"{event['model']} refused a call ({event['status']}): "
+            f"now {event['limit']} calls at once{pause}"
+        )
     return None

@@ -8,7 +8,7 @@ from typing import Annotated, Any, TypedDict
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 
-from pipeline.types import CallUsage, Chunk, DocumentText, Finding, Mode, Task
+from pipeline.types import CallUsage, Chunk, DocumentText, Finding, LimitUsage, Mode, Task
 
 
 class InputState(TypedDict, total=False):
@@ -75,8 +75,9 @@ class State(InputState, OutputState, total=False):
     recall_hits: list[dict[str, Any]]
     """Written by recall (replaces): the recalled entries (RecalledMessage dicts), for chat."""
 
-    usage_log: Annotated[list[CallUsage], operator.add]
-    """One record per model call, appended by every node; overwritten by route each run."""
+    usage_log: Annotated[list[CallUsage | LimitUsage], operator.add]
+    """Per model call, its tokens and its rate-limit record, appended by every node;
+    overwritten by route each run."""
 
 
 def documents_of(state: State) -> list[DocumentText]:

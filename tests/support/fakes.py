@@ -40,10 +40,17 @@ _SENTENCE = re.compile(r"[^.!?。\n]+[.!?。]?")
 class ProviderError(Exception):
     """Looks like an HTTP error from a provider SDK: status_code and response headers."""
 
-    def __init__(self, status_code: int, retry_after: str | None = None) -> None:
+    def __init__(
+        self,
+        status_code: int,
+        retry_after: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(f"HTTP {status_code}")
         self.status_code = status_code
-        self.headers = {"retry-after": retry_after} if retry_after is not None else {}
+        self.headers = dict(headers or {})
+        if retry_after is not None:
+            self.headers["retry-after"] = retry_after
 
 
 class FakeChatModel(BaseChatModel):

@@ -3,7 +3,7 @@
 `openai` is any server with the OpenAI embeddings API (`POST {base}/embeddings`: OpenAI,
 vLLM, Ollama, llama.cpp, LM Studio); `databricks` is a Databricks serving endpoint, which
 answers that same API under `{host}/serving-endpoints`, so it needs no extra package.
-Calls go through call_model (the concurrency cap, timeout and retries), like chat calls.
+Calls go through call_model (the endpoint's limiter, timeout and retries), like chat calls.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from pydantic import SecretStr
 
 from pipeline.config import Settings
 from pipeline.engines.llm.calls import call_model
+from pipeline.engines.llm.limiters import limiter_for
 from pipeline.engines.llm.providers import UNUSED_KEY, PerLoopTransport
 from pipeline.errors import ConfigError
 
@@ -35,18 +36,19 @@ class Embedder:
         self.settings = settings
         model_name = getattr(model, "model", None) or getattr(model, "endpoint", None) or ""
         self.id = name or f"{type(model).__name__}:{model_name}"
+        self.limiter = limiter_for(model, settings)
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
         vectors: list[list[float]] = []
         for start in range(0, len(texts), BATCH):
             batch = [t[:MAX_CHARS] or " " for t in texts[start : start + BATCH]]
-            vectors += await call_model(partial(self.model.aembed_documents, batch), self.settings)
+            embed = partial(self.model.aembed_documents, batch)
+            vectors += await call_model(embed, self.settings, self.limiter)
         return vectors
 
     async def embed_query(self, text: str) -> list[float]:
-        return await call_model(
-            partial(self.model.aembed_query, text[:MAX_CHARS] or " "), self.settings
-        )
+        embed = partial(self.model.aembed_query, text[:MAX_CHARS] or " ")
+        return await call_model(embed, self.settings, self.limiter)
 
 
 def embedder(
