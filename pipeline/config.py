@@ -183,8 +183,11 @@ class Settings(BaseSettings):
         Path(".longdoc"), description="Directory for chat threads and other local state."
     )
     pdf_max_pages: int = setting(2000, ge=1, description="Most pages read from one PDF.")
-    pdf_timeout_s: float = setting(
-        60.0, gt=0, description="Seconds one PDF may take to parse before it is refused."
+    load_timeout_s: float = setting(
+        60.0,
+        gt=0,
+        description="Seconds of CPU one document may take to read (parse HTML or PDF) before "
+        "it is refused.",
     )
     pdf_max_memory_mb: int = setting(
         2048, ge=256, description="Memory cap of the child process that parses a PDF, in MB."

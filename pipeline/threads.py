@@ -8,23 +8,25 @@ import uuid
 import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.base import empty_checkpoint
+from langgraph.checkpoint.base import CheckpointMetadata, CheckpointTuple, empty_checkpoint
 
 from pipeline.config import Settings
-from pipeline.documents import Documents, load_documents
+from pipeline.documents import Documents, aload_documents
 from pipeline.errors import InputError, NotFoundError
-from pipeline.graph.build import abuild_graph
+from pipeline.graph.build import Graph, abuild_graph
 from pipeline.inputs import valid_message
 from pipeline.memory.window import summary_message, visible
 from pipeline.results import ChatResult, ThreadMessage, ThreadView
 from pipeline.storage.checkpoint import Saver, open_checkpointer
 from pipeline.storage.locks import thread_lock
+from pipeline.storage.prune import keep_only
 from pipeline.text.messages import message_text
+from pipeline.types import DocumentText
 
 _THREAD_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
 _ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool"}
@@ -39,16 +41,19 @@ _turn_locks: weakref.WeakKeyDictionary[
 
 
 async def acreate_thread(
-    *, settings: Settings | None = None, checkpointer: Saver | None = None
+    *, settings: Settings | None = None, checkpointer: Saver | None = None, owner: str | None = None
 ) -> ThreadView:
-    """A new, empty thread with a fresh id."""
+    """A new, empty thread with a fresh id; `owner` (an API key's id) alone may use it later."""
     settings = settings or Settings()
     thread_id = uuid.uuid4().hex
     async with _store(settings, checkpointer) as saver:
         await saver.aput(
             _config(thread_id),
             empty_checkpoint(),
-            {"source": "input", "step": -1, "parents": {}},
+            cast(
+                CheckpointMetadata,
+                {"source": "input", "step": -1, "parents": {}, **_owned_by(owner)},
+            ),
             {},
         )
     return ThreadView(thread_id=thread_id)
@@ -63,44 +68,80 @@ async def achat(
     settings: Settings | None = None,
     checkpointer: Saver | None = None,
     create: bool = True,
+    owner: str | None = None,
 ) -> ChatResult:
     """Run one turn; with documents attached the router may read them and cite them.
 
     An unknown `thread_id` starts a new thread, unless `create=False` (the HTTP API,
-    where threads are made by POST /v1/threads), which raises NotFoundError instead.
+    where threads are made by POST /v1/threads), which raises NotFoundError instead, as
+    it does for a thread `owner` does not own. The message is checked before anything is
+    stored, and a turn that fails or is cancelled leaves the thread as it was.
     """
     settings = settings or Settings()
     _check_id(thread_id)
     message = valid_message(message, settings)
-    async with (
-        _turn_lock(thread_id),
-        thread_lock(settings, thread_id),
-        _store(settings, checkpointer) as saver,
-    ):
-        # The graph (and so the model config) first: a bad setting is reported before
-        # any document is read.
-        # Both off the event loop: a first Databricks model imports for seconds, and
-        # loading a PDF waits on its child process.
-        graph = await abuild_graph(model, settings, checkpointer=saver)
-        if not create:
-            await _values(saver, thread_id)
-        loaded = await asyncio.to_thread(load_documents, documents, settings) if documents else []
-        # Always send `documents`: the channel persists, so an earlier turn's
-        # attachment would otherwise be read again by this one.
-        out = await graph.ainvoke({"question": message, "documents": loaded}, _config(thread_id))
+    async with _store(settings, checkpointer) as saver:
+        if not create:  # before the locks: an unknown id leaves no lock file behind
+            await _head(saver, thread_id, owner)
+        async with _turn_lock(thread_id), thread_lock(settings, thread_id):
+            # The graph (and so the model config) first: a bad setting is reported before
+            # any document is read. Off the event loop: a first Databricks model imports
+            # for seconds.
+            graph = await abuild_graph(model, settings, checkpointer=saver)
+            head = await (_find if create else _head)(saver, thread_id, owner)
+            loaded = await aload_documents(documents, settings) if documents else []
+            owned = head.metadata.get("owner") if head else owner  # the owner stays on
+            out = await _turn(graph, saver, thread_id, head, owned, message, loaded)
     return ChatResult.model_validate(
         {**out, "thread_id": thread_id, "reply": out["answer"], "compressed": out["compressed"]}
     )
 
 
+async def _turn(
+    graph: Graph,
+    saver: Saver,
+    thread_id: str,
+    head: CheckpointTuple | None,
+    owner: object,
+    message: str,
+    documents: list[DocumentText],
+) -> dict[str, Any]:
+    """Run the turn and leave one checkpoint: the turn's, or on failure the one before it.
+
+    Durability "exit" writes a single checkpoint when the run ends instead of one per
+    step (each holding every channel: a 5 MB document made a turn write 71 MB); a crash
+    mid-turn writes nothing, and the turn was never acknowledged.
+    """
+    config = _config(thread_id)
+    config["metadata"] = _owned_by(owner)
+    try:
+        # Always send `documents`: an earlier turn's attachment must not be read again.
+        out: dict[str, Any] = await graph.ainvoke(
+            {"question": message, "documents": documents}, config, durability="exit"
+        )
+    except BaseException:
+        kept = head.config["configurable"]["checkpoint_id"] if head else None
+        await asyncio.shield(keep_only(saver, thread_id, kept))
+        raise
+    latest = await saver.aget_tuple(_config(thread_id))
+    if latest is not None:
+        await keep_only(saver, thread_id, latest.config["configurable"]["checkpoint_id"])
+    return out
+
+
 async def aget_thread(
-    thread_id: str, *, settings: Settings | None = None, checkpointer: Saver | None = None
+    thread_id: str,
+    *,
+    settings: Settings | None = None,
+    checkpointer: Saver | None = None,
+    owner: str | None = None,
 ) -> ThreadView:
     """The thread's summary, the messages the model sees, and its full history."""
     settings = settings or Settings()
     _check_id(thread_id)
     async with _store(settings, checkpointer) as saver:
-        values = await _values(saver, thread_id)
+        head = await _head(saver, thread_id, owner)
+    values: dict[str, Any] = head.checkpoint["channel_values"]
     history: list[BaseMessage] = values.get("messages", [])
     covers: list[str] = values.get("summary_covers", [])
     summary: str = values.get("summary", "")
@@ -115,14 +156,19 @@ async def aget_thread(
 
 
 async def adelete_thread(
-    thread_id: str, *, settings: Settings | None = None, checkpointer: Saver | None = None
+    thread_id: str,
+    *,
+    settings: Settings | None = None,
+    checkpointer: Saver | None = None,
+    owner: str | None = None,
 ) -> None:
-    """Delete the thread and every checkpoint of it."""
+    """Delete the thread, every checkpoint of it and its lock file (after any turn in progress)."""
     settings = settings or Settings()
     _check_id(thread_id)
     async with _store(settings, checkpointer) as saver:
-        await _values(saver, thread_id)
-        await saver.adelete_thread(thread_id)
+        await _head(saver, thread_id, owner)
+        async with _turn_lock(thread_id), thread_lock(settings, thread_id, remove=True):
+            await saver.adelete_thread(thread_id)
 
 
 async def acheck_checkpointer(settings: Settings, checkpointer: Saver | None = None) -> None:
@@ -178,12 +224,27 @@ def _turn_lock(thread_id: str) -> asyncio.Lock:
     return lock
 
 
-async def _values(saver: Saver, thread_id: str) -> dict[str, Any]:
+async def _find(saver: Saver, thread_id: str, owner: str | None) -> CheckpointTuple | None:
+    """The thread's latest checkpoint, None when it has none; NotFoundError when `owner` is
+    given and the thread is not theirs (the answer an unknown id gets: no one learns which
+    ids other keys' threads have)."""
     stored = await saver.aget_tuple(_config(thread_id))
+    if stored is not None and owner is not None and stored.metadata.get("owner") != owner:
+        raise NotFoundError(f"thread {thread_id!r} does not exist")
+    return stored
+
+
+async def _head(saver: Saver, thread_id: str, owner: str | None) -> CheckpointTuple:
+    """The thread's latest checkpoint; NotFoundError when it does not exist (for `owner`)."""
+    stored = await _find(saver, thread_id, owner)
     if stored is None:
         raise NotFoundError(f"thread {thread_id!r} does not exist")
-    values: dict[str, Any] = stored.checkpoint["channel_values"]
-    return values
+    return stored
+
+
+def _owned_by(owner: object) -> dict[str, str]:
+    """Checkpoint metadata naming the thread's owner, if it has one."""
+    return {"owner": owner} if isinstance(owner, str) else {}
 
 
 def _check_id(thread_id: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
 
+from api.auth import request_owner
 from api.bodies import MessageForm, MessageRequest, request_body
 from api.errors import documented
 from api.inputs import read_message
@@ -19,7 +20,9 @@ router = APIRouter(prefix="/v1/threads", tags=["threads"])
 _STORE_DOWN: dict[type[errors.LongdocError], str] = {
     errors.StorageError: "The thread store is unreachable."
 }
-_NOT_FOUND = documented({errors.NotFoundError: "No thread has this id.", **_STORE_DOWN})
+_NOT_FOUND = documented(
+    {errors.NotFoundError: "No thread has this id (for this API key).", **_STORE_DOWN}
+)
 
 
 @router.post(
@@ -30,7 +33,7 @@ _NOT_FOUND = documented({errors.NotFoundError: "No thread has this id.", **_STOR
     summary="Start a chat thread",
 )
 async def create_thread(request: Request) -> ThreadView:
-    return await acreate_thread(settings=request.app.state.settings)
+    return await acreate_thread(settings=request.app.state.settings, owner=request_owner(request))
 
 
 @router.post(
@@ -55,9 +58,9 @@ async def create_thread(request: Request) -> ThreadView:
 async def post_message(thread_id: str, request: Request) -> ChatResult:
     settings: Settings = request.app.state.settings
     admission: Admission = request.app.state.admission
+    message, documents = await read_message(request)  # before taking a slot, as in documents.py
     admission.acquire()
     try:
-        message, documents = await read_message(request, settings)
         async with request_deadline(settings, "the turn"):
             return await achat(
                 thread_id,
@@ -66,6 +69,7 @@ async def post_message(thread_id: str, request: Request) -> ChatResult:
                 model=request.app.state.model,
                 settings=settings,
                 create=False,
+                owner=request_owner(request),
             )
     finally:
         admission.release()
@@ -78,10 +82,14 @@ async def post_message(thread_id: str, request: Request) -> ChatResult:
     summary="A thread's summary, model-visible messages and full history",
 )
 async def get_thread(thread_id: str, request: Request) -> ThreadView:
-    return await aget_thread(thread_id, settings=request.app.state.settings)
+    return await aget_thread(
+        thread_id, settings=request.app.state.settings, owner=request_owner(request)
+    )
 
 
 @router.delete("/{thread_id}", status_code=204, responses=_NOT_FOUND, summary="Delete a thread")
 async def delete_thread(thread_id: str, request: Request) -> Response:
-    await adelete_thread(thread_id, settings=request.app.state.settings)
+    await adelete_thread(
+        thread_id, settings=request.app.state.settings, owner=request_owner(request)
+    )
     return Response(status_code=204)

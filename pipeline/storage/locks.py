@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fcntl
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -17,19 +19,22 @@ LOCK_POLL_S = 0.05
 
 
 @asynccontextmanager
-async def thread_lock(settings: Settings, thread_id: str) -> AsyncIterator[None]:
+async def thread_lock(
+    settings: Settings, thread_id: str, *, remove: bool = False
+) -> AsyncIterator[None]:
     """Hold the thread across processes, so turns from several workers or replicas queue.
 
     PostgreSQL: a session advisory lock, which also spans machines. SQLite (one machine):
-    an exclusive lock on a file beside the database. Both are polled rather than
-    blocked on, so a cancelled request stops waiting at once and never acquires late.
+    an exclusive lock on a file beside the database, deleted at the end when `remove`
+    (the thread is being deleted). Both are polled rather than blocked on, so a
+    cancelled request stops waiting at once and never acquires late.
     """
     url = settings.checkpoint_url
     if url and url.startswith(POSTGRES_SCHEMES):
         async with _advisory_lock(url, thread_id):
             yield
     else:
-        async with _file_lock(settings.data_dir / "locks" / f"{thread_id}.lock"):
+        async with _file_lock(settings.data_dir / "locks" / f"{thread_id}.lock", remove):
             yield
 
 
@@ -54,13 +59,34 @@ async def _advisory_lock(url: str, thread_id: str) -> AsyncIterator[None]:
 
 
 @asynccontextmanager
-async def _file_lock(path: Path) -> AsyncIterator[None]:
+async def _file_lock(path: Path, remove: bool) -> AsyncIterator[None]:
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a") as handle:  # closing the file releases the lock
-        while True:
+    while True:
+        handle = path.open("a")  # closing the file releases the lock
+        try:
+            while True:
+                try:
+                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    await asyncio.sleep(LOCK_POLL_S)
+            # A lock taken on a file that a deleting turn has since unlinked guards
+            # nothing: the next turn locks a new file. Take the lock again on that one.
+            if not _still_linked(handle.fileno(), path):
+                continue
             try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                await asyncio.sleep(LOCK_POLL_S)
-        yield
+                yield
+            finally:
+                if remove:
+                    with contextlib.suppress(FileNotFoundError):
+                        os.remove(path)
+            return
+        finally:
+            handle.close()
+
+
+def _still_linked(fd: int, path: Path) -> bool:
+    try:
+        return os.stat(path).st_ino == os.fstat(fd).st_ino
+    except FileNotFoundError:
+        return False

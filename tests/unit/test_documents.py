@@ -65,8 +65,8 @@ def test_pdf_over_the_character_cap_is_refused() -> None:
 
 
 def test_pdf_parse_past_its_time_limit_is_refused() -> None:
-    hurried = Settings(pdf_timeout_s=0.001)
-    with pytest.raises(InputError, match="longer than"):
+    hurried = Settings(load_timeout_s=0.001)
+    with pytest.raises(TooLargeError, match="took more than"):
         from_bytes(pdf_bytes(["slow"]), "slow.pdf", hurried)
 
 

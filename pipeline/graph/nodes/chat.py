@@ -9,7 +9,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 from pipeline.engines.base import Engine
 from pipeline.engines.meter import Meter
 from pipeline.graph.nodes import NodeFn
-from pipeline.graph.state import State
+from pipeline.graph.state import State, turn_reset
 from pipeline.memory.window import summary_message, visible
 from pipeline.progress import emit
 from pipeline.results import Coverage, Usage
@@ -30,8 +30,8 @@ def make_chat(engine: Engine) -> NodeFn:
             "coverage": Coverage().model_dump(),
             "conflicts": [],
             "usage": Usage.total([*state.get("usage_log", []), *meter.records]).model_dump(),
-            "usage_log": meter.records,
             "messages": [turn, AIMessage(reply)],
+            **turn_reset(),
         }
 
     return chat

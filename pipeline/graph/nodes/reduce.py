@@ -13,7 +13,7 @@ from pipeline.engines.meter import Meter
 from pipeline.errors import ModelError
 from pipeline.graph.collapse import collapse
 from pipeline.graph.nodes import NodeFn
-from pipeline.graph.state import State, documents_of
+from pipeline.graph.state import State, documents_of, turn_reset
 from pipeline.progress import chunk_counter, emit
 from pipeline.results import Coverage, FailedChunk, Usage
 from pipeline.text.language import detect_language
@@ -49,8 +49,8 @@ def make_reduce(engine: Engine, settings: Settings) -> NodeFn:
             "coverage": coverage.model_dump(),
             "conflicts": draft.conflicts,
             "usage": Usage.total([*state.get("usage_log", []), *meter.records]).model_dump(),
-            "usage_log": meter.records,
             "messages": [HumanMessage(question), AIMessage(draft.text)],
+            **turn_reset(),
         }
 
     return reduce
