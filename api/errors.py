@@ -14,8 +14,9 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 
 from api.bodies import ErrorResponse
 from pipeline import errors
@@ -26,6 +27,10 @@ log = logging.getLogger("longdoc.api")
 STATUS: list[tuple[type[errors.LongdocError], int]] = [
     (errors.StorageError, 503),
     (errors.UnauthorizedError, 401),
+    (errors.ForbiddenError, 403),
+    (errors.ReadTimeoutError, 408),
+    (errors.MalformedRequestError, 400),
+    (errors.HeadersTooLargeError, 431),
     (errors.BusyError, 429),
     (errors.UnsupportedTypeError, 415),
     (errors.TooLargeError, 413),
@@ -74,6 +79,8 @@ def error_response(exc: errors.LongdocError) -> JSONResponse:
         headers = {"Retry-After": str(exc.retry_after_s)}
     elif isinstance(exc, errors.UnauthorizedError):
         headers = {"WWW-Authenticate": "Bearer"}
+    elif isinstance(exc, errors.ReadTimeoutError):
+        headers = {"Connection": "close"}  # the rest of the body is not coming in time
     return JSONResponse(error_body(**exc.to_dict()), status_code=status, headers=headers)
 
 
@@ -100,6 +107,9 @@ def install(app: FastAPI) -> None:
             headers=getattr(exc, "headers", None),
         )
 
+    async def client_gone(request: Request, exc: Exception) -> Response:
+        return Response(status_code=400)  # no one is left to read it
+
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unexpected error on %s %s", request.method, request.url.path)
         return error_response(errors.InternalError())
@@ -107,6 +117,7 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(errors.LongdocError, longdoc_error)
     app.add_exception_handler(RequestValidationError, invalid_fields)
     app.add_exception_handler(StarletteHTTPException, http_error)
+    app.add_exception_handler(ClientDisconnect, client_gone)
     app.add_exception_handler(Exception, unexpected)
 
 
