@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import Depends, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.openapi.utils import get_openapi
+from fastapi_offline import FastAPIOffline
 from langchain_core.language_models import BaseChatModel
 
 from api import errors
@@ -51,7 +52,8 @@ _BODY_MODELS = (
 def create_app(settings: Settings | None = None, *, model: BaseChatModel | None = None) -> FastAPI:
     """The API app; `model=None` reads with the engine the settings choose."""
     settings = settings or Settings()
-    app = FastAPI(title="longdoc", version=version("longdoc"), description=DESCRIPTION)
+    # FastAPI's /docs and /redoc load their scripts from a CDN; these serve them from here.
+    app = FastAPIOffline(title="longdoc", version=version("longdoc"), description=DESCRIPTION)
     app.state.settings = settings
     app.state.model = model
     app.state.api_keys = api_keys(settings)

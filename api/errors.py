@@ -10,6 +10,7 @@ nothing.
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -70,6 +71,28 @@ def error_body(code: str, message: str, hint: str = "") -> dict[str, Any]:
     return {"error": {"code": code, "message": message, "hint": hint}}
 
 
+# A model error names the URL its call went to (the CLI shows it: "Connection error."
+# alone hides a wrong base URL); API clients get it without, the server log keeps it.
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s'\"<>]+", re.IGNORECASE)
+
+
+def redact(text: str) -> str:
+    """`text` with any URL in it replaced, for what API clients see of internal failures."""
+    return _URL.sub("the model server", text)
+
+
+def public_result(result: dict[str, Any]) -> dict[str, Any]:
+    """A result's JSON with the URLs redacted from its failed chunks' errors."""
+    for failed in result.get("coverage", {}).get("failed", []):
+        failed["error"] = redact(failed["error"])
+    return result
+
+
+def public_body(exc: errors.LongdocError) -> dict[str, Any]:
+    """The error body an API client gets for `exc`: its code, message (redacted) and hint."""
+    return error_body(exc.code, redact(exc.message), exc.hint)
+
+
 def error_response(exc: errors.LongdocError) -> JSONResponse:
     status = status_of(exc)
     if status >= 500:
@@ -81,7 +104,7 @@ def error_response(exc: errors.LongdocError) -> JSONResponse:
         headers = {"WWW-Authenticate": "Bearer"}
     elif isinstance(exc, errors.ReadTimeoutError):
         headers = {"Connection": "close"}  # the rest of the body is not coming in time
-    return JSONResponse(error_body(**exc.to_dict()), status_code=status, headers=headers)
+    return JSONResponse(public_body(exc), status_code=status, headers=headers)
 
 
 def install(app: FastAPI) -> None:

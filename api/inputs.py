@@ -14,6 +14,7 @@ from typing import Any, Literal, TypeVar
 from fastapi import Request
 from pydantic import BaseModel, ValidationError
 from starlette.datastructures import FormData, UploadFile
+from starlette.formparsers import MultiPartParser
 
 from api.bodies import Instructions, MessageRequest, Options, Words
 from api.errors import describe_validation
@@ -76,9 +77,29 @@ async def _from_json(request: Request, task: TaskEndpoint, settings: Settings) -
     )
 
 
+class _StrictMultiPartParser(MultiPartParser):
+    """Starlette's multipart parser, but a text field that is not valid UTF-8 is refused
+    (Starlette reads it as latin-1), as a file part with such text is."""
+
+    def on_part_end(self) -> None:
+        part = self._current_part
+        if part.file is None:
+            try:
+                part.data.decode(self._charset or "utf-8")
+            except (UnicodeDecodeError, LookupError):
+                raise InputError(
+                    f"the form field {part.field_name!r} is not valid UTF-8",
+                    hint="Send text fields as UTF-8.",
+                ) from None
+        super().on_part_end()
+
+
 async def _read_form(request: Request) -> FormData:
+    parser = _StrictMultiPartParser(
+        request.headers, request.stream(), max_files=MAX_FILES, max_fields=20
+    )
     try:
-        return await request.form(max_files=MAX_FILES, max_fields=20)
+        return await parser.parse()
     except InputError:
         raise
     except Exception as exc:  # Starlette reports a malformed multipart body as a 400
@@ -123,15 +144,20 @@ class _FormValues(BaseModel):
     """Multipart text fields that need parsing, declared as the JSON body declares them,
     so limits and error messages match. Each is checked alone: the first bad one is reported."""
 
-    include_documents: bool = False
     words: Words = None
     instructions: Instructions = None
 
 
 def _include_documents(value: str | None) -> bool:
-    return (
-        _validate(_FormValues, {"include_documents": value}).include_documents if value else False
-    )
+    """`true` or `false` (any case); anything else, "yes" included, is refused."""
+    if not value:
+        return False
+    if value.strip().lower() not in ("true", "false"):
+        raise InputError(
+            f"include_documents must be true or false, not {value[:20]!r}",
+            hint="Send include_documents=true.",
+        )
+    return value.strip().lower() == "true"
 
 
 def _question(value: str | None) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from api.bodies import AskResponse, SummarizeResponse, Timings
+from api.errors import public_result
 from api.inputs import Job
 from api.tasks import Result
 from pipeline.config import Settings
@@ -76,7 +77,7 @@ def respond(job: Job, result: Result, run_started: float) -> AskResponse | Summa
         run_ms=round((now - run_started) * 1000, 2),
         total_ms=round((now - job.started) * 1000, 2),
     )
-    return job.task.response(**result.model_dump(), timings=timings)
+    return job.task.response(**public_result(result.model_dump()), timings=timings)
 
 
 @asynccontextmanager

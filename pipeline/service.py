@@ -37,7 +37,7 @@ async def stream_ask(
     """Progress events, then the AskResult: the answer to `question` from `documents`."""
     async for item in _stream(
         documents,
-        {"question": question},
+        {"task": "ask", "question": question},  # a named task is never routed to chat
         AskResult.model_validate,
         model=model,
         settings=settings,

@@ -6,7 +6,7 @@ from fastapi import APIRouter, Request, Response
 
 from api.auth import request_owner
 from api.bodies import MessageForm, MessageRequest, request_body
-from api.errors import documented
+from api.errors import documented, public_result
 from api.inputs import read_message
 from api.limits import Admission
 from api.runs import request_deadline
@@ -62,7 +62,7 @@ async def post_message(thread_id: str, request: Request) -> ChatResult:
     admission.acquire()
     try:
         async with request_deadline(settings, "the turn"):
-            return await achat(
+            result = await achat(
                 thread_id,
                 message,
                 documents=documents,
@@ -71,6 +71,7 @@ async def post_message(thread_id: str, request: Request) -> ChatResult:
                 create=False,
                 owner=request_owner(request),
             )
+        return ChatResult.model_validate(public_result(result.model_dump()))
     finally:
         admission.release()
 

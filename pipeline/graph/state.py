@@ -22,6 +22,7 @@ class InputState(TypedDict, total=False):
     documents: list[DocumentText | dict[str, Any]]
     messages: Annotated[list[AnyMessage], add_messages]
     task: Task
+    """ask or summarize: always read the documents. Unset (a chat turn): route decides."""
     instructions: str
     summary_words: int
 

@@ -10,7 +10,7 @@ from pipeline import prompts
 from pipeline.config import Settings
 from pipeline.engines.base import Engine
 from pipeline.engines.meter import Meter
-from pipeline.errors import ModelError
+from pipeline.errors import ModelError, ModelTimeoutError
 from pipeline.graph.collapse import collapse
 from pipeline.graph.nodes import NodeFn
 from pipeline.graph.state import State, documents_of, turn_reset
@@ -27,7 +27,10 @@ def make_reduce(engine: Engine, settings: Settings) -> NodeFn:
         findings = sorted(state.get("findings", []), key=lambda f: f.chunk)
         failed = [f for f in findings if f.failed]
         if findings and len(failed) == len(findings):
-            raise ModelError(f"every chunk failed to be read; first error: {failed[0].error}")
+            # A model that timed out on every chunk is a timeout (504), as for one call.
+            timed_out = all(f.error_code == ModelTimeoutError.code for f in failed)
+            kind = ModelTimeoutError if timed_out else ModelError
+            raise kind(f"every chunk failed to be read; first error: {failed[0].error}")
         relevant = [f for f in findings if not f.failed and f.relevance >= settings.min_relevance]
         meter = Meter("reduce")
         draft, truncated = await _write(engine, state, relevant, meter, settings)
