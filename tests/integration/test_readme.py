@@ -46,6 +46,7 @@ README_SETTINGS = (
     "data_dir",
     "max_document_mb",
     "api_keys",
+    "allowed_hosts",
 )
 
 
