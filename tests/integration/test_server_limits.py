@@ -235,7 +235,8 @@ def test_a_japanese_document_under_the_limit_fits_when_sent_escaped(small: Serve
 
 
 def oversized() -> bytes:
-    return json.dumps({"question": "q?", "document": "a" * 3_000_000}).encode()
+    """30 MB: more than the socket buffers hold, so the client is still sending when refused."""
+    return json.dumps({"question": "q?", "document": "a" * 30_000_000}).encode()
 
 
 def test_an_oversized_json_body_gets_a_413_that_httpx_can_read(small: Server) -> None:
