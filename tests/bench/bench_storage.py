@@ -1,6 +1,7 @@
 """Thread store size per turn, and HTML load time by block count.
 
-    python tests/bench/bench_storage.py [--turns 1000] [--postgres URL] [--skip-html]
+    python tests/bench/bench_storage.py [--turns 1000] [--postgres URL] [--document both|yes|no]
+                                        [--skip-html]
 
 Store: a thread of short chat turns on the fake model (no latency), with and without a
 1 MB document attached to its first turn; prints the store's size at turns 10, 100 and
@@ -146,13 +147,14 @@ async def main() -> None:
     parser.add_argument("--turns", type=int, default=1000)
     parser.add_argument("--postgres", default=os.environ.get("TEST_POSTGRES_URL"))
     parser.add_argument("--skip-html", action="store_true")
+    parser.add_argument("--document", choices=("both", "yes", "no"), default="both")
     args = parser.parse_args()
     stores: list[tuple[str, str | None]] = [("SQLite", None)]
     if args.postgres:
         stores.append(("PostgreSQL", args.postgres))
     print(f"Thread store, {args.turns} short turns on the fake model (document: 1 MB, turn 1)")
     for name, url in stores:
-        for with_document in (False, True):
+        for with_document in {"both": (False, True), "yes": (True,), "no": (False,)}[args.document]:
             with tempfile.TemporaryDirectory() as data:
                 settings = Settings(data_dir=Path(data), checkpoint_url=url)
                 print(f"{name}, {'with' if with_document else 'without'} a document:")
