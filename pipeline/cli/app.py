@@ -24,6 +24,7 @@ from pipeline.batch.runner import preview, run_batch
 from pipeline.cli.chat import chat_command
 from pipeline.cli.display import LiveDisplay, PlainDisplay, summary_table
 from pipeline.cli.errors import EXIT_ERROR, EXIT_INTERRUPTED, print_error
+from pipeline.cli.store import store_app
 from pipeline.config import Settings
 from pipeline.documents import Documents
 from pipeline.errors import LongdocError
@@ -179,6 +180,7 @@ def serve_command(
 
 
 app.command("chat")(chat_command)
+app.add_typer(store_app, name="store")
 
 
 def _stdin_document() -> dict[str, str]:

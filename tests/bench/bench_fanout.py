@@ -27,7 +27,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pipeline import Settings, build_graph
+from pipeline import DocumentText, Settings, build_graph
 from pipeline.graph.chunking import split_documents
 from pipeline.text.tokens import count_tokens
 from tests.support.fakes import FakeChatModel
@@ -102,7 +102,7 @@ async def overhead_per_chunk(chunks: int = 1000) -> float:
     """Seconds of pipeline overhead per chunk with a model that answers instantly."""
     settings = Settings(chunk_size=60, chunk_overlap=0, max_concurrency=64, max_chunks=10_000)
     text = "\n\n".join(f"Item {i} ships cargo to berth {i % 7} today." * 4 for i in range(chunks))
-    assert len(split_documents([{"id": "d", "text": text}], settings)) == chunks
+    assert len(split_documents([DocumentText(id="d", text=text)], settings)) == chunks
     graph = build_graph(FakeChatModel(), settings)
     state = {"question": "Which berth?", "documents": [{"id": "d", "text": text}]}
     await graph.ainvoke(state)  # warm-up
