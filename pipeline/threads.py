@@ -179,16 +179,38 @@ async def alist_threads(
     limit: int = 100,
     settings: Settings | None = None,
     checkpointer: Saver | None = None,
+    owner: str | None = None,
 ) -> ThreadList:
-    """Thread ids in order, `limit` at a time, starting after the id `after`."""
+    """Thread ids in order, `limit` at a time, starting after the id `after`; given an
+    `owner`, only that owner's threads (the ones the other calls would not answer 404)."""
     settings = settings or Settings()
     if after is not None:
         _check_id(after)
     if not 1 <= limit <= MAX_PAGE:
         raise InputError(f"limit must be 1-{MAX_PAGE}, not {limit}")
     async with _store(settings, checkpointer) as saver:
-        ids = await thread_ids(saver, after, limit)
+        if owner is None:
+            ids = await thread_ids(saver, after, limit)
+        else:
+            ids = await _owned_ids(saver, owner, after, limit)
     return ThreadList(threads=ids, next_after=ids[-1] if len(ids) == limit else None)
+
+
+async def _owned_ids(saver: Saver, owner: str, after: str | None, limit: int) -> list[str]:
+    """Up to `limit` ids of `owner`'s threads after `after`: the store's ids are read a page
+    at a time and each thread's head is checked for its owner, as `_find` does."""
+    mine: list[str] = []
+    while True:
+        page = await thread_ids(saver, after, MAX_PAGE)
+        for thread_id in page:
+            head = await saver.aget_tuple(_config(thread_id))
+            if head is not None and head.metadata.get("owner") == owner:
+                mine.append(thread_id)
+                if len(mine) == limit:
+                    return mine
+        if len(page) < MAX_PAGE:
+            return mine
+        after = page[-1]
 
 
 async def acheck_checkpointer(settings: Settings, checkpointer: Saver | None = None) -> None:

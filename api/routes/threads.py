@@ -47,14 +47,16 @@ async def create_thread(request: Request) -> ThreadView:
     "",
     response_model=ThreadList,
     responses=documented({errors.InputError: "An invalid `after` id.", **_STORE_DOWN}),
-    summary="List thread ids in order, a page at a time",
+    summary="List thread ids in order, a page at a time (this API key's own)",
 )
 async def list_threads(
     request: Request,
     after: str | None = Query(None, description="List the ids after this one."),
     limit: int = Query(100, ge=1, le=MAX_PAGE, description="Most ids in the page."),
 ) -> ThreadList:
-    return await alist_threads(after=after, limit=limit, settings=request.app.state.settings)
+    return await alist_threads(
+        after=after, limit=limit, settings=request.app.state.settings, owner=request_owner(request)
+    )
 
 
 @router.post(

@@ -376,3 +376,7 @@ def test_a_key_sees_only_its_own_threads(keyed: Server) -> None:
         theirs = b.post("/v1/threads").json()["thread_id"]
         assert a.get(f"/v1/threads/{theirs}").status_code == 404
         assert b.get(f"/v1/threads/{theirs}").status_code == 200
+        # Nor does the listing tell either key of the other's thread.
+        assert thread in a.get("/v1/threads").json()["threads"]
+        assert b.get("/v1/threads").json()["threads"] == [theirs]
+        assert a.get("/v1/threads", params={"limit": 1}).json()["threads"] == [thread]
