@@ -121,6 +121,10 @@ async def test_thread_round_trips_through_dynamodb(model: FakeChatModel, store: 
 
 
 async def test_stored_state_keeps_longdocs_types(model: FakeChatModel, store: Settings) -> None:
+    """A turn clears its own findings and documents when it ends (graph/state.py), so the
+    saver is given them directly: they must come back as longdoc's types, not dicts."""
+    from langgraph.checkpoint.base import empty_checkpoint
+
     from pipeline.types import DocumentText, Finding
 
     document = {"id": "report.md", "text": ROBOTICS_REPORT}
@@ -128,13 +132,18 @@ async def test_stored_state_keeps_longdocs_types(model: FakeChatModel, store: Se
         "typed", "Who is the chief executive?", documents=[document], model=model, settings=store
     )
     assert reply.citations
-    stored = await dynamodb_saver(store.checkpoint_url or "").aget_tuple(
-        {"configurable": {"thread_id": "typed", "checkpoint_ns": ""}}
-    )
+    saver = dynamodb_saver(store.checkpoint_url or "")
+    config = {"configurable": {"thread_id": "typed-state", "checkpoint_ns": ""}}
+    checkpoint = empty_checkpoint()
+    checkpoint["channel_values"] = {
+        "findings": [Finding(chunk=0, relevance=7, answer="Ada Lovelace")],
+        "documents": [DocumentText(id="report.md", text=ROBOTICS_REPORT)],
+    }
+    await saver.aput(config, checkpoint, {"source": "input", "step": -1}, {})
+    stored = await saver.aget_tuple(config)
     assert stored is not None
     values = stored.checkpoint["channel_values"]
-    assert values["findings"]
-    assert all(isinstance(f, Finding) for f in values["findings"])
+    assert values["findings"] == [Finding(chunk=0, relevance=7, answer="Ada Lovelace")]
     assert all(isinstance(d, DocumentText) for d in values["documents"])
 
 
