@@ -98,6 +98,24 @@ NOT_FOUND: dict[Language, str] = {
 
 EMPTY_SUMMARY = "The documents contain no text that could be summarized."
 
+# When some chunks failed and the rest hold nothing relevant, "not found" would be a claim
+# about text nobody read: these say what was read and what was not ({read} + {failed} ==
+# {chunks}), so the reader knows the answer may be in the unread part.
+NOT_FOUND_IN_READ: dict[Language, str] = {
+    "en": "The answer could not be found in the chunks that were read ({read} of {chunks}): "
+    "{failed} of {chunks} chunks could not be read, and the answer may be in them.",
+    "ja": "読み取れた部分（{chunks}個中{read}個のチャンク）では答えが見つかりませんでした。"
+    "{chunks}個中{failed}個のチャンクは読み取れなかったため、答えはそこにある可能性があります。",
+    "ko": "읽은 청크({chunks}개 중 {read}개)에서는 답을 찾을 수 없었습니다. "
+    "{chunks}개 중 {failed}개의 청크를 읽지 못했으며, 답이 그 안에 있을 수 있습니다.",
+    "zh": "在已读取的部分（{chunks}个块中的{read}个）中没有找到答案。"
+    "{chunks}个块中有{failed}个无法读取，答案可能在其中。",
+}
+EMPTY_SUMMARY_IN_READ = (
+    "The chunks that were read ({read} of {chunks}) contain no text that could be "
+    "summarized: {failed} of {chunks} chunks could not be read."
+)
+
 # The built-in engine's chat replies, in the language of the user's message.
 SMALL_TALK_REPLIES: dict[Language, dict[str, str]] = {
     "en": {
@@ -166,6 +184,15 @@ MEMORY_PREFIX = "Summary of the earlier conversation:\n"
 # Speakers in a transcript folded into the running summary (see pipeline/memory/window.py).
 USER_LABEL = "User"
 ASSISTANT_LABEL = "Assistant"
+
+RECALL_PREFIX = (
+    "Earlier turns of this conversation that may bear on the new message, oldest first:\n"
+)
+RECALLED_TURN = "[{when}] {speaker}: {text}"
+"""One recalled turn inside the fenced block; `when` is its date or 'undated'."""
+SUMMARY_LABEL = "Summary of the conversation so far"
+NAMED_MESSAGE = "({speaker}, {when}) {text}"
+"""A kept message whose speaker has a name (an imported history): who and when, then it."""
 
 MEMORY_INSTRUCTIONS = (
     "Summarize this conversation so it can continue without the full transcript: keep "

@@ -1,5 +1,7 @@
 """What leaves the library: answers, summaries and chat turns with citations, coverage, usage.
 
+RecalledMessage (a recall hit) is defined in pipeline/types.py, where engines read it too.
+
 Inputs and what nodes pass each other are in pipeline/types.py.
 """
 
@@ -7,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 
 from pipeline.types import CallUsage, DocumentText, Mode
+from pipeline.types import RecalledMessage as RecalledMessage
 
 
 class Citation(BaseModel):
@@ -70,6 +73,12 @@ class Usage(BaseModel):
         return usage
 
 
+INCOMPLETE = (
+    "True when some chunks could not be read (coverage.failed): this rests on the rest of "
+    "the documents, and what it lacks may be in the unread part."
+)
+
+
 def _documents_field() -> Any:
     """Absent from the JSON unless asked for (include_documents): texts can be megabytes."""
     return Field(
@@ -92,6 +101,11 @@ class AskResult(BaseModel):
     )
     documents: list[DocumentText] | None = _documents_field()
 
+    @computed_field(description=INCOMPLETE)  # type: ignore[prop-decorator]
+    @property
+    def incomplete(self) -> bool:
+        return bool(self.coverage.failed)
+
 
 class SummaryResult(BaseModel):
     """A summary of documents; each cited span is a real span of the source."""
@@ -102,6 +116,11 @@ class SummaryResult(BaseModel):
     usage: Usage = Field(default_factory=Usage)
     documents: list[DocumentText] | None = _documents_field()
 
+    @computed_field(description=INCOMPLETE)  # type: ignore[prop-decorator]
+    @property
+    def incomplete(self) -> bool:
+        return bool(self.coverage.failed)
+
 
 class ThreadMessage(BaseModel):
     """One message of a chat thread."""
@@ -109,6 +128,8 @@ class ThreadMessage(BaseModel):
     id: str
     role: Literal["user", "assistant", "system", "tool"]
     content: str
+    name: str | None = Field(None, description="The speaker's name, when one was given.")
+    created_at: str | None = Field(None, description="When it was written (ISO-8601), if known.")
 
 
 class ChatResult(BaseModel):
@@ -121,6 +142,23 @@ class ChatResult(BaseModel):
     coverage: Coverage = Field(default_factory=Coverage)
     usage: Usage = Field(default_factory=Usage)
     compressed: bool = False
+    recalled: list[str] = Field(
+        default_factory=list,
+        description="Ids of the earlier messages (and summaries) recalled into this turn's prompt.",
+    )
+
+    @computed_field(description=INCOMPLETE)  # type: ignore[prop-decorator]
+    @property
+    def incomplete(self) -> bool:
+        return bool(self.coverage.failed)
+
+
+class ImportResult(BaseModel):
+    """A history import: how many messages were added and how many the thread now holds."""
+
+    thread_id: str
+    imported: int
+    messages: int
 
 
 class ThreadList(BaseModel):

@@ -1,4 +1,9 @@
-"""Chat threads: turns with compressed memory, persisted by thread id; nothing is ever lost."""
+"""Chat threads: turns with compressed memory and recall, persisted by thread id; nothing is lost.
+
+Each thread lives in two stores: the checkpointer (its history, summary and state) and a
+LangGraph store holding its recall index (pipeline/memory/store.py says how they are
+kept in step, crashes included).
+"""
 
 from __future__ import annotations
 
@@ -10,26 +15,41 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any, cast
 
+from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import CheckpointMetadata, CheckpointTuple, empty_checkpoint
+from langgraph.store.base import BaseStore
 
 from pipeline.config import Settings
 from pipeline.documents import Documents, aload_documents
+from pipeline.engines.llm.embeddings import embedder as make_embedder
 from pipeline.errors import InputError, NotFoundError
 from pipeline.graph.build import Graph, abuild_graph
-from pipeline.inputs import valid_message
+from pipeline.inputs import valid_history, valid_message, valid_query
+from pipeline.memory.entries import Entry, created_at, message_entry
+from pipeline.memory.recall import recalled_message, search
+from pipeline.memory.store import ThreadMemory
 from pipeline.memory.window import summary_message, visible
-from pipeline.results import ChatResult, ThreadList, ThreadMessage, ThreadView
+from pipeline.results import (
+    ChatResult,
+    ImportResult,
+    RecalledMessage,
+    ThreadList,
+    ThreadMessage,
+    ThreadView,
+)
 from pipeline.storage.checkpoint import Saver, open_checkpointer
 from pipeline.storage.listing import thread_ids
 from pipeline.storage.locks import thread_lock
+from pipeline.storage.memory_store import open_store
 from pipeline.storage.prune import keep_only
 from pipeline.text.messages import message_text
 from pipeline.types import DocumentText
 
 _THREAD_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
+MAX_RECALL_K = 100
 _ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool"}
 MAX_PAGE = 1000
 
@@ -69,11 +89,15 @@ async def achat(
     model: BaseChatModel | None = None,
     settings: Settings | None = None,
     checkpointer: Saver | None = None,
+    store: BaseStore | None = None,
+    embeddings: Embeddings | None = None,
     create: bool = True,
     owner: str | None = None,
 ) -> ChatResult:
     """Run one turn; with documents attached the router may read them and cite them.
 
+    The turn recalls earlier messages relevant to this one (`ChatResult.recalled`),
+    lexically and, with `embeddings` (or LONGDOC_EMBEDDINGS), by vector too.
     An unknown `thread_id` starts a new thread, unless `create=False` (the HTTP API,
     where threads are made by POST /v1/threads), which raises NotFoundError instead, as
     it does for a thread `owner` does not own. The message is checked before anything is
@@ -85,15 +109,24 @@ async def achat(
     async with _store(settings, checkpointer) as saver:
         if not create:  # before the locks: an unknown id leaves no lock file behind
             await _head(saver, thread_id, owner)
-        async with _turn_lock(thread_id), thread_lock(settings, thread_id):
+        async with (
+            _turn_lock(thread_id),
+            thread_lock(settings, thread_id),
+            _memory(settings, store) as memory_store,
+        ):
             # The graph (and so the model config) first: a bad setting is reported before
             # any document is read. Off the event loop: a first Databricks model imports
             # for seconds.
-            graph = await abuild_graph(model, settings, checkpointer=saver)
+            graph = await abuild_graph(
+                model, settings, checkpointer=saver, store=memory_store, embeddings=embeddings
+            )
             head = await (_find if create else _head)(saver, thread_id, owner)
             loaded = await aload_documents(documents, settings) if documents else []
             owned = head.metadata.get("owner") if head else owner  # the owner stays on
             out = await _turn(graph, saver, thread_id, head, owned, message, loaded)
+            # The history is written: the entries this turn indexed ahead of it are confirmed.
+            memory = ThreadMemory(memory_store, thread_id, make_embedder(settings, embeddings))
+            await memory.reconcile(out["messages"])
     return ChatResult.model_validate(
         {**out, "thread_id": thread_id, "reply": out["answer"], "compressed": out["compressed"]}
     )
@@ -122,13 +155,21 @@ async def _turn(
             {"question": message, "documents": documents}, config, durability="exit"
         )
     except BaseException:
-        kept = head.config["configurable"]["checkpoint_id"] if head else None
-        await asyncio.shield(keep_only(saver, thread_id, kept))
+        await asyncio.shield(keep_only(saver, thread_id, _checkpoint_id(head)))
         raise
+    await _keep_latest(saver, thread_id)
+    return out
+
+
+async def _keep_latest(saver: Saver, thread_id: str) -> None:
+    """Prune the thread to its latest checkpoint, which holds its whole history."""
     latest = await saver.aget_tuple(_config(thread_id))
     if latest is not None:
-        await keep_only(saver, thread_id, latest.config["configurable"]["checkpoint_id"])
-    return out
+        await keep_only(saver, thread_id, _checkpoint_id(latest))
+
+
+def _checkpoint_id(stored: CheckpointTuple | None) -> str | None:
+    return stored.config["configurable"]["checkpoint_id"] if stored else None
 
 
 async def aget_thread(
@@ -142,8 +183,7 @@ async def aget_thread(
     settings = settings or Settings()
     _check_id(thread_id)
     async with _store(settings, checkpointer) as saver:
-        head = await _head(saver, thread_id, owner)
-    values: dict[str, Any] = head.checkpoint["channel_values"]
+        values = (await _head(saver, thread_id, owner)).checkpoint["channel_values"]
     history: list[BaseMessage] = values.get("messages", [])
     covers: list[str] = values.get("summary_covers", [])
     summary: str = values.get("summary", "")
@@ -157,19 +197,128 @@ async def aget_thread(
     )
 
 
+async def aimport_messages(
+    thread_id: str,
+    messages: list[dict[str, Any]],
+    *,
+    model: BaseChatModel | None = None,
+    settings: Settings | None = None,
+    checkpointer: Saver | None = None,
+    store: BaseStore | None = None,
+    embeddings: Embeddings | None = None,
+    create: bool = True,
+    owner: str | None = None,
+) -> ImportResult:
+    """Append earlier messages to a thread's history (and its recall index), with no replies.
+
+    Each message is `{"role": "user"|"assistant", "content", "name"?, "created_at"?}`.
+    All or nothing: one bad message raises InputError naming its index and writes
+    nothing. A fold the new messages make due happens on the next turn, so 10,000
+    messages import in seconds. An unknown thread is made, unless `create=False`; a thread
+    `owner` does not own is NotFoundError.
+    """
+    settings = settings or Settings()
+    _check_id(thread_id)
+    parsed = valid_history(messages, settings)
+    async with _store(settings, checkpointer) as saver:
+        if not create:  # before the locks: an unknown id leaves no lock file behind
+            await _head(saver, thread_id, owner)
+        async with (
+            _turn_lock(thread_id),
+            thread_lock(settings, thread_id),
+            _memory(settings, store) as memory_store,
+        ):
+            graph = await abuild_graph(model, settings, checkpointer=saver, store=memory_store)
+            head = await (_find if create else _head)(saver, thread_id, owner)
+            config = _config(thread_id)
+            config["metadata"] = _owned_by(head.metadata.get("owner") if head else owner)
+            state = await graph.aget_state(config)
+            history: list[BaseMessage] = state.values.get("messages", [])
+            memory = ThreadMemory(memory_store, thread_id, make_embedder(settings, embeddings))
+            await memory.reconcile(history)
+            # Indexed ahead of the history write, as a turn is (see pipeline/memory/store.py).
+            await memory.append(_entries(parsed, len(history)), confirmed=False)
+            await graph.aupdate_state(config, {"messages": parsed}, as_node="chat")
+            await _keep_latest(saver, thread_id)
+            await memory.confirm()
+    return ImportResult(
+        thread_id=thread_id, imported=len(parsed), messages=len(history) + len(parsed)
+    )
+
+
+async def arecall(
+    thread_id: str,
+    query: str,
+    k: int = 8,
+    *,
+    settings: Settings | None = None,
+    checkpointer: Saver | None = None,
+    store: BaseStore | None = None,
+    embeddings: Embeddings | None = None,
+    owner: str | None = None,
+) -> list[RecalledMessage]:
+    """The `k` messages (and fold summaries) of the thread most relevant to `query`, best first.
+
+    Only this thread's messages, and only those its history holds: entries a turn in
+    progress wrote ahead of its history write are left out until that write is seen.
+    A thread `owner` does not own is NotFoundError.
+    """
+    settings = settings or Settings()
+    _check_id(thread_id)
+    query = valid_query(query, settings)
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_RECALL_K:
+        raise InputError(
+            f"k must be a whole number from 1 to {MAX_RECALL_K}, not {k!r}",
+            hint="Ask for 8 unless you need more.",
+        )
+    if owner is not None:
+        async with _store(settings, checkpointer) as saver:
+            await _head(saver, thread_id, owner)
+    embedder = make_embedder(settings, embeddings)
+    async with _memory(settings, store) as memory_store:
+        memory = ThreadMemory(memory_store, thread_id, embedder)
+        head = await memory.head()
+        unbacked: set[str] = set()
+        if head is None or head.unconfirmed is not None:
+            unbacked = await _unbacked(memory, settings, checkpointer, head is None)
+        index = await memory.load()
+        if index is None:  # pragma: no cover - _unbacked made or found the index
+            raise NotFoundError(f"thread {thread_id!r} does not exist")
+        vector = await embedder.embed_query(query) if embedder is not None else None
+        hits = search(
+            index,
+            query,
+            k,
+            exclude=unbacked,
+            query_vector=vector,
+            embedder=embedder.id if embedder is not None else None,
+        )
+    return [recalled_message(h) for h in hits]
+
+
 async def adelete_thread(
     thread_id: str,
     *,
     settings: Settings | None = None,
     checkpointer: Saver | None = None,
+    store: BaseStore | None = None,
     owner: str | None = None,
 ) -> None:
-    """Delete the thread, every checkpoint of it and its lock file (after any turn in progress)."""
+    """Delete the thread, every checkpoint of it, its recall index and its lock file.
+
+    The index goes first: a crash in between leaves a thread with no index, which is
+    indexed again from its history on first use, never an index with no thread.
+    """
     settings = settings or Settings()
     _check_id(thread_id)
     async with _store(settings, checkpointer) as saver:
         await _head(saver, thread_id, owner)
-        async with _turn_lock(thread_id), thread_lock(settings, thread_id, remove=True):
+        async with (
+            _turn_lock(thread_id),
+            thread_lock(settings, thread_id, remove=True),
+            _memory(settings, store) as memory_store,
+        ):
+            await ThreadMemory(memory_store, thread_id).delete()
             await saver.adelete_thread(thread_id)
 
 
@@ -238,6 +387,31 @@ def chat(
     )
 
 
+def import_messages(
+    thread_id: str,
+    messages: list[dict[str, Any]],
+    *,
+    settings: Settings | None = None,
+    embeddings: Embeddings | None = None,
+) -> ImportResult:
+    """Synchronous `aimport_messages`."""
+    return asyncio.run(
+        aimport_messages(thread_id, messages, settings=settings, embeddings=embeddings)
+    )
+
+
+def recall(
+    thread_id: str,
+    query: str,
+    k: int = 8,
+    *,
+    settings: Settings | None = None,
+    embeddings: Embeddings | None = None,
+) -> list[RecalledMessage]:
+    """Synchronous `arecall`."""
+    return asyncio.run(arecall(thread_id, query, k, settings=settings, embeddings=embeddings))
+
+
 def get_thread(thread_id: str, *, settings: Settings | None = None) -> ThreadView:
     """Synchronous `aget_thread`."""
     return asyncio.run(aget_thread(thread_id, settings=settings))
@@ -265,12 +439,49 @@ async def _store(settings: Settings, checkpointer: Saver | None) -> AsyncIterato
         yield saver
 
 
+@asynccontextmanager
+async def _memory(settings: Settings, store: BaseStore | None) -> AsyncIterator[BaseStore]:
+    """The caller's long-lived store, or one opened for this call."""
+    if store is not None:
+        yield store
+        return
+    async with open_store(settings) as opened:
+        yield opened
+
+
+async def _unbacked(
+    memory: ThreadMemory, settings: Settings, checkpointer: Saver | None, missing: bool
+) -> set[str]:
+    """Ids of indexed messages the thread's history does not hold (a turn in progress, or
+    one a crash cut short); a thread with no index yet is indexed from its history first."""
+    async with _store(settings, checkpointer) as saver:
+        history: list[BaseMessage] = (await _values(saver, memory.thread_id)).get("messages", [])
+    if missing:
+        # Writes to the index are made under the thread's lock, as turns make them.
+        async with _turn_lock(memory.thread_id), thread_lock(settings, memory.thread_id):
+            await memory.reconcile(history)
+        return set()
+    index = await memory.load()
+    assert index is not None
+    held = {m.id for m in history}
+    return {e.message_id for e in index.entries if e.kind == "message" and e.message_id not in held}
+
+
+def _entries(messages: list[BaseMessage], start: int) -> list[Entry]:
+    return [message_entry(m, start + i) for i, m in enumerate(messages)]
+
+
 def _turn_lock(thread_id: str) -> asyncio.Lock:
     locks = _turn_locks.setdefault(asyncio.get_running_loop(), weakref.WeakValueDictionary())
     lock = locks.get(thread_id)
     if lock is None:
         lock = locks[thread_id] = asyncio.Lock()
     return lock
+
+
+async def _values(saver: Saver, thread_id: str) -> dict[str, Any]:
+    values: dict[str, Any] = (await _head(saver, thread_id, None)).checkpoint["channel_values"]
+    return values
 
 
 async def _find(saver: Saver, thread_id: str, owner: str | None) -> CheckpointTuple | None:
@@ -310,5 +521,9 @@ def _config(thread_id: str) -> RunnableConfig:
 
 def _view(message: BaseMessage) -> ThreadMessage:
     return ThreadMessage(
-        id=message.id or "", role=_ROLES.get(message.type, "user"), content=message_text(message)
+        id=message.id or "",
+        role=_ROLES.get(message.type, "user"),
+        content=message_text(message),
+        name=message.name,
+        created_at=created_at(message),
     )

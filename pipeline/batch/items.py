@@ -10,6 +10,7 @@ from pipeline.results import Usage
 
 Format = Literal["md", "json"]
 Status = Literal["done", "skipped", "failed"]
+"""`skipped`: the output was already up to date (shown as "up to date")."""
 
 
 @dataclass(frozen=True)
@@ -18,6 +19,14 @@ class BatchItem:
 
     source: Path
     output: Path
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A batch's items, and the files of its folders that longdoc does not read."""
+
+    items: list[BatchItem]
+    ignored: list[Path] = field(default_factory=list)
 
 
 @dataclass
@@ -30,6 +39,8 @@ class FileOutcome:
     error: str | None = None
     usage: Usage = field(default_factory=Usage)
     seconds: float = 0.0
+    renamed_from: Path | None = None
+    """The summary's earlier path, when a rerun moved it to its current name."""
 
 
 @dataclass

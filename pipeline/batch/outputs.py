@@ -30,6 +30,34 @@ def fingerprint(raw: bytes, settings: Settings, options: BatchOptions) -> dict[s
     return {"sha256": hashlib.sha256(raw).hexdigest(), "settings": settings_hash[:16]}
 
 
+def earlier_names(items: list[BatchItem], out_dir: Path, fmt: Format) -> dict[BatchItem, Path]:
+    """Summaries a rerun's items already have under another name, to move rather than redo
+    or leave behind: `x.md.md` from before outputs were named `x.summary.md`, or the last
+    output the manifest recorded for the source. Only files with our stamp qualify, and
+    never one that is some item's own output in this run.
+    """
+    recorded = Manifest.recorded_outputs(out_dir)
+    taken = {item.output for item in items}
+    found: dict[BatchItem, Path] = {}
+    for item in items:
+        if item.output.exists():
+            continue
+        legacy = item.output.parent / f"{item.source.name}.{fmt}"
+        for candidate in [*reversed(recorded.get(str(item.source), [])), legacy]:
+            if candidate.suffix == f".{fmt}" and candidate not in taken and _stamped(candidate):
+                found[item] = candidate
+                break
+    return found
+
+
+def _stamped(path: Path) -> bool:
+    try:
+        with path.open(encoding="utf-8") as handle:
+            return read_stamp(handle.read(4096)) is not None
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
 def is_current(output: Path, stamp: dict[str, str]) -> bool:
     """Whether `output` exists and was written from these exact bytes and settings."""
     try:
@@ -115,10 +143,28 @@ class Manifest:
             if handle.read(1) != b"\n":
                 handle.write(b"\n")
 
+    @staticmethod
+    def recorded_outputs(out_dir: Path) -> dict[str, list[Path]]:
+        """Each source's outputs as earlier runs recorded them, oldest first."""
+        outputs: dict[str, list[Path]] = {}
+        try:
+            lines = (out_dir / MANIFEST).read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
+            return outputs
+        for line in lines:
+            try:
+                record = json.loads(line)
+                source, output = str(record["source"]), Path(record["output"])
+            except (ValueError, KeyError, TypeError):  # a line cut by a killed run
+                continue
+            outputs.setdefault(source, []).append(output)
+        return outputs
+
     def record(self, outcome: FileOutcome, stamp: dict[str, str] | None) -> None:
         line = {
             "source": str(outcome.source),
             "output": str(outcome.output),
+            "renamed_from": str(outcome.renamed_from) if outcome.renamed_from else None,
             "status": outcome.status,
             "sha256": stamp["sha256"] if stamp else None,
             "error": outcome.error,

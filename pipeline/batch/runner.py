@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -13,6 +14,7 @@ from langchain_core.language_models import BaseChatModel
 from pipeline.batch.items import BatchItem, BatchOptions, FileOutcome
 from pipeline.batch.outputs import (
     Manifest,
+    earlier_names,
     fingerprint,
     is_current,
     remove_stale_temps,
@@ -29,18 +31,19 @@ EventSink = Callable[[dict[str, Any]], None]
 
 
 def preview(
-    items: list[BatchItem], settings: Settings, options: BatchOptions
-) -> list[tuple[BatchItem, bool]]:
-    """Each item with whether its output is already current (what a dry run shows)."""
+    items: list[BatchItem], out_dir: Path, settings: Settings, options: BatchOptions
+) -> list[tuple[BatchItem, bool, Path | None]]:
+    """Each item, whether its output is already current, and the earlier name a run would
+    move it from (what a dry run shows)."""
+    earlier = earlier_names(items, out_dir, options.fmt)
     result = []
     for item in items:
+        existing = earlier.get(item, item.output)
         try:
-            current = is_current(
-                item.output, fingerprint(item.source.read_bytes(), settings, options)
-            )
+            current = is_current(existing, fingerprint(item.source.read_bytes(), settings, options))
         except OSError:
             current = False
-        result.append((item, current and not options.force))
+        result.append((item, current and not options.force, earlier.get(item)))
     return result
 
 
@@ -56,12 +59,19 @@ async def run_batch(
     """Summarize every item, `options.concurrency` files at a time; failures don't stop it."""
     remove_stale_temps(out_dir)
     manifest = Manifest(out_dir)
+    # Moved one by one before any file runs, so no move races a summary being written.
+    renamed = earlier_names(items, out_dir, options.fmt)
+    for item, earlier in renamed.items():
+        item.output.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(earlier, item.output)
     slots = asyncio.Semaphore(options.concurrency)
     emit = on_event or (lambda event: None)
 
     async def one(item: BatchItem) -> FileOutcome:
         async with slots:
-            return await _summarize_one(item, options, settings, model, manifest, emit)
+            return await _summarize_one(
+                item, options, settings, model, manifest, emit, renamed.get(item)
+            )
 
     return list(await asyncio.gather(*(one(item) for item in items)))
 
@@ -73,6 +83,7 @@ async def _summarize_one(
     model: BaseChatModel | None,
     manifest: Manifest,
     emit: EventSink,
+    renamed_from: Path | None,
 ) -> FileOutcome:
     started = time.monotonic()
     stamp: dict[str, str] | None = None
@@ -105,6 +116,7 @@ async def _summarize_one(
         message = exc.message if isinstance(exc, LongdocError) else f"{type(exc).__name__}: {exc}"
         outcome = FileOutcome(item.source, item.output, "failed", error=message)
     outcome.seconds = time.monotonic() - started
+    outcome.renamed_from = renamed_from
     manifest.record(outcome, stamp)
     emit({"event": "file_done", "source": item.source, "outcome": outcome})
     return outcome

@@ -32,7 +32,7 @@ class OutputState(TypedDict, total=False):
 
     `messages` is the thread's full history (add_messages appends, never drops);
     `summary` the running summary written by compress; `compressed` whether this
-    turn folded history.
+    turn folded history; `recalled` the ids of the earlier messages recalled into it.
     """
 
     answer: str
@@ -44,6 +44,7 @@ class OutputState(TypedDict, total=False):
     messages: Annotated[list[AnyMessage], add_messages]
     summary: str
     compressed: bool
+    recalled: list[str]
 
 
 class State(InputState, OutputState, total=False):
@@ -73,6 +74,9 @@ class State(InputState, OutputState, total=False):
     folding: list[str]
     """Written by compress (replaces): ids of the messages this turn folds; read by fold."""
 
+    recall_hits: list[dict[str, Any]]
+    """Written by recall (replaces): the recalled entries (RecalledMessage dicts), for chat."""
+
     usage_log: Annotated[list[CallUsage], operator.add]
     """One record per model call, appended by every node; overwritten by route each run."""
 
@@ -93,6 +97,7 @@ def turn_reset() -> dict[str, Any]:
         "hints": {},
         "run": "",
         "folding": [],
+        "recall_hits": [],
         "findings": Overwrite([]),
         "usage_log": Overwrite([]),
     }

@@ -38,7 +38,7 @@ async def thread_lock(
         async with _dynamodb_lease(url, thread_id):
             yield
     else:
-        async with _file_lock(settings.data_dir / "locks" / f"{thread_id}.lock", remove):
+        async with file_lock(settings.data_dir / "locks" / f"{thread_id}.lock", remove=remove):
             yield
 
 
@@ -81,7 +81,9 @@ async def _dynamodb_lease(url: str, thread_id: str) -> AsyncIterator[None]:
 
 
 @asynccontextmanager
-async def _file_lock(path: Path, remove: bool) -> AsyncIterator[None]:
+async def file_lock(path: Path, *, remove: bool = False) -> AsyncIterator[None]:
+    """An exclusive lock on `path` (made if missing), polled so a cancelled wait stops at once;
+    `remove` deletes the file when the lock is let go."""
     path.parent.mkdir(parents=True, exist_ok=True)
     while True:
         handle = path.open("a")  # closing the file releases the lock

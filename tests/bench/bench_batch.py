@@ -55,7 +55,7 @@ def make_files(root: Path, count: int, seed: int = 5) -> None:
 async def timed_batch(
     docs: Path, out: Path, concurrency: int, settings: Settings, model: Any = None
 ) -> tuple[float, list[dict[str, Any]]]:
-    items = plan([str(docs)], out, "md")
+    items = plan([str(docs)], out, "md").items
     files: dict[Path, dict[str, Any]] = {}
 
     def record(event: dict[str, Any]) -> None:

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
+from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
@@ -208,3 +209,42 @@ class CountingChatModel(FakeChatModel):
 def counting_model() -> CountingChatModel:
     """LONGDOC_MODEL_FACTORY=tests.support.fakes:counting_model runs a CLI or server on the fake."""
     return CountingChatModel(latency=float(os.environ.get("FAKE_LATENCY", "0")))
+
+
+# Words a real embedding model would place near each other; each group is one dimension.
+_CONCEPTS = [
+    {"name", "names", "named", "call", "called", "calls"},
+    {"from", "hometown", "born", "live", "lives", "grew"},
+    {"study", "studies", "student", "major", "degree"},
+    {"boat", "boats", "sail", "sailing", "yacht"},
+]
+EMBEDDING_DIMS = 64
+
+
+class FakeEmbeddings(Embeddings):
+    """Embeddings that are a pure function of the text: synonym groups share a dimension,
+    every other word hashes to one of the rest, so "what do people call me?" lands near
+    "my name is Sean" as it would with a real model, and word order never matters."""
+
+    calls: int = 0
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        self.calls += 1
+        return [fake_vector(text) for text in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        self.calls += 1
+        return fake_vector(text)
+
+
+def fake_vector(text: str) -> list[float]:
+    vector = [0.0] * EMBEDDING_DIMS
+    for word in re.findall(r"[a-z]+", text.lower()):
+        if word in _STOP or len(word) < 3:
+            continue
+        concept = next((i for i, group in enumerate(_CONCEPTS) if word in group), None)
+        if concept is None:
+            digest = sum(ord(c) * (i + 1) for i, c in enumerate(word))
+            concept = len(_CONCEPTS) + digest % (EMBEDDING_DIMS - len(_CONCEPTS))
+        vector[concept] += 1.0
+    return vector

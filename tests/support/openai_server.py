@@ -24,11 +24,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from pipeline.text.tokens import count_tokens
-from tests.support.fakes import _STRUCTURED, chat_reply
+from tests.support.fakes import _STRUCTURED, chat_reply, fake_vector
 
 RETRY_AFTER_S = 1
 # OpenAI-compatible servers (base URL .../v1) and Databricks ({host}/serving-endpoints).
 CHAT_PATHS = {"/v1/chat/completions", "/serving-endpoints/chat/completions"}
+EMBEDDINGS_PATHS = {"/v1/embeddings", "/serving-endpoints/embeddings"}
 
 
 @dataclass
@@ -67,6 +68,12 @@ class OpenAIServer:
         with self._lock:
             return [r for r in self.requests if r.status == 200]
 
+    def embed(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        """An embeddings reply: each input's vector is fake_vector of its text."""
+        with self._lock:
+            self.requests.append(Request(path=path, body=body, prompt="", at=time.monotonic()))
+        return _embeddings_reply(body)
+
     def respond(
         self, path: str, body: dict[str, Any]
     ) -> tuple[int, dict[str, Any], dict[str, str]]:
@@ -99,6 +106,22 @@ class OpenAIServer:
             "usage": record.usage,
         }
         return 200, reply, {}
+
+
+def _embeddings_reply(body: dict[str, Any]) -> dict[str, Any]:
+    inputs = body.get("input", [])
+    texts = [inputs] if isinstance(inputs, str) else list(inputs)
+    data = [
+        {"object": "embedding", "index": i, "embedding": fake_vector(str(text))}
+        for i, text in enumerate(texts)
+    ]
+    tokens = sum(count_tokens(str(t)) for t in texts)
+    return {
+        "object": "list",
+        "data": data,
+        "model": body.get("model", ""),
+        "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
+    }
 
 
 @contextmanager
@@ -149,6 +172,9 @@ def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length", "0"))
             body = json.loads(self.rfile.read(length) or b"{}")
+            if self.path in EMBEDDINGS_PATHS:
+                self._send(200, server.embed(self.path, body), {})
+                return
             if self.path not in CHAT_PATHS:
                 self._send(404, _error(f"no route {self.path}", "not_found"), {})
                 return

@@ -5,15 +5,26 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from langchain_core.messages import BaseMessage, HumanMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
 from pipeline.config import Settings
 from pipeline.engines.extractive import conversation, lexrank
 from pipeline.engines.extractive.memory_notes import remembered_sentences
 from pipeline.engines.extractive.retrieval import Query, build_query, diverse_order, score_sentences
 from pipeline.engines.meter import Meter
+from pipeline.prompts import MEMORY_PREFIX
 from pipeline.text.spans import evidence_at
-from pipeline.types import Chunk, ChunkTask, DocumentText, Draft, Evidence, Finding, Route, Task
+from pipeline.types import (
+    ChatPrompt,
+    Chunk,
+    ChunkTask,
+    DocumentText,
+    Draft,
+    Evidence,
+    Finding,
+    Route,
+    Task,
+)
 
 RUNNER_UP_SHARE = 0.3
 """Least share of the best sentence's score a runner-up needs to be cited; on held-out
@@ -147,9 +158,9 @@ class ExtractiveEngine:
             picked_evidence = [pool[i] for i in sorted(picked)]  # back in document order
         return Draft(text=" ".join(e.quote for e in picked_evidence), evidence=picked_evidence)
 
-    async def chat(self, messages: list[BaseMessage], meter: Meter) -> str:
-        *history, last = messages or [HumanMessage("")]
-        question = last.text
+    async def chat(self, prompt: ChatPrompt, meter: Meter) -> str:
+        question = prompt.message.text
+        history = _answerable(prompt)
         if conversation.small_talk(question) is None:
             least = min_coverage(self.settings.min_relevance)
             recalled = conversation.recall(history, question, least)
@@ -179,6 +190,17 @@ class ExtractiveEngine:
             rationale=f"{len(candidates)} most central sentences",
             confidence=5 if candidates else 0,
         )
+
+
+def _answerable(prompt: ChatPrompt) -> list[BaseMessage]:
+    """What a turn may be answered from, each with its speaker: the summary, the recalled
+    turns and the kept ones (a recalled summary holds the user's own sentences)."""
+    summary = [SystemMessage(MEMORY_PREFIX + prompt.summary)] if prompt.summary else []
+    recalled: list[BaseMessage] = [
+        AIMessage(t.content) if t.role == "assistant" else HumanMessage(t.content)
+        for t in prompt.recalled
+    ]
+    return [*summary, *recalled, *prompt.kept]
 
 
 def relevance(coverage: float) -> int:

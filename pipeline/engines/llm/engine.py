@@ -19,7 +19,16 @@ from pipeline.engines.llm.replies import ChunkReading, DraftAnswer
 from pipeline.engines.meter import Meter
 from pipeline.errors import ModelError
 from pipeline.text.spans import locate
-from pipeline.types import Chunk, ChunkTask, DocumentText, Draft, Finding, Route, Task
+from pipeline.types import (
+    ChatPrompt,
+    Chunk,
+    ChunkTask,
+    DocumentText,
+    Draft,
+    Finding,
+    Route,
+    Task,
+)
 
 S = TypeVar("S", bound=BaseModel)
 
@@ -143,8 +152,8 @@ class LLMEngine:
         )
         return await self._final(prompts.SUMMARY_SYSTEM, user, findings, meter, "summary")
 
-    async def chat(self, messages: list[BaseMessage], meter: Meter) -> str:
-        prompt: list[BaseMessage] = [SystemMessage(prompts.CHAT_SYSTEM), *messages]
+    async def chat(self, turn: ChatPrompt, meter: Meter) -> str:
+        prompt: list[BaseMessage] = [SystemMessage(prompts.CHAT_SYSTEM), *turn.messages()]
         config = _named(meter, "chat")
         reply = await call_model(lambda: self.reduce_model.ainvoke(prompt, config), self.settings)
         return reply.text if isinstance(reply, AIMessage) else str(reply.content)

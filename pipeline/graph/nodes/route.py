@@ -42,6 +42,8 @@ def make_route(engine: Engine, settings: Settings) -> NodeFn:
             "documents": documents,
             "mode": mode,
             "compressed": False,
+            "recalled": [],
+            "recall_hits": [],
             "findings": Overwrite([]),
             "usage_log": Overwrite(meter.records),
         }
