@@ -10,6 +10,8 @@ Nothing else reads old checkpoints: a turn starts from the latest, and so does g
 
 from __future__ import annotations
 
+import asyncio
+
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from pipeline.storage.checkpoint import Saver
@@ -44,6 +46,9 @@ async def keep_only(saver: Saver, thread_id: str, checkpoint_id: str | None) -> 
                 (thread_id,),
             )
             await saver.conn.commit()
+    elif callable(getattr(saver, "keep_only", None)):  # DynamoDB (storage/dynamodb.py)
+        # The saver's client is synchronous (boto3): off the event loop, as its reads are.
+        await asyncio.to_thread(saver.keep_only, thread_id, checkpoint_id)  # type: ignore[attr-defined]
     else:
         await _keep_only_postgres(saver, thread_id, checkpoint_id)
 
