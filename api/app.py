@@ -6,7 +6,9 @@ from importlib.metadata import version
 from typing import Any
 
 from fastapi import Depends, FastAPI
+from fastapi.middleware.cors import CORSMiddleware
 from fastapi.openapi.utils import get_openapi
+from fastapi_offline import FastAPIOffline
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
@@ -21,8 +23,10 @@ from api.bodies import (
     SummarizeForm,
     SummarizeRequest,
 )
-from api.limits import BODY_SLACK_BYTES, Admission, BodyLimit
+from api.disconnect import CancelOnDisconnect
+from api.limits import Admission, BodyLimit, Pace, max_body_bytes
 from api.routes import documents, health, page, threads
+from api.trust import TrustedRequests, allowed_hosts, allowed_origins
 from pipeline.config import Settings
 from pipeline.engines.factory import make_engine
 from pipeline.engines.llm.embeddings import embedder
@@ -56,14 +60,28 @@ def create_app(
     """The API app; `model=None` reads with the engine the settings choose, and
     `embeddings=None` recalls with the embeddings they choose (or lexically only)."""
     settings = settings or Settings()
-    app = FastAPI(title="longdoc", version=version("longdoc"), description=DESCRIPTION)
+    # FastAPI's /docs and /redoc load their scripts from a CDN; these serve them from here.
+    app = FastAPIOffline(title="longdoc", version=version("longdoc"), description=DESCRIPTION)
     app.state.settings = settings
     app.state.model = model
     app.state.embeddings = embeddings
     app.state.api_keys = api_keys(settings)
     app.state.admission = Admission(settings.max_queued_requests)
     errors.install(app)
-    app.add_middleware(BodyLimit, max_bytes=_max_body_bytes(settings))
+    # Outermost last: trust (host, origin), then CORS, then each request in a task that a
+    # disconnect cancels, then the body's size and pace, then the routes.
+    app.add_middleware(BodyLimit, max_bytes=max_body_bytes(settings), pace=Pace.of(settings))
+    app.add_middleware(CancelOnDisconnect)
+    origins = allowed_origins(settings)
+    if origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=sorted(origins),
+            allow_methods=["GET", "POST", "DELETE"],
+            allow_headers=["Authorization", "X-API-Key", "Content-Type", "Accept"],
+            expose_headers=["Retry-After"],
+        )
+    app.add_middleware(TrustedRequests, hosts=allowed_hosts(settings), origins=origins)
     app.include_router(health.router)
     app.include_router(documents.router, dependencies=[Depends(require_api_key)])
     app.include_router(threads.router, dependencies=[Depends(require_api_key)])
@@ -82,10 +100,6 @@ def create_app_from_env() -> FastAPI:
     make_engine(None, settings)
     embedder(settings)
     return create_app(settings)
-
-
-def _max_body_bytes(settings: Settings) -> int:
-    return int(settings.max_document_mb * 1_000_000) + BODY_SLACK_BYTES
 
 
 def _openapi(app: FastAPI) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
 
 from pipeline.results import AskResult, SummaryResult
 from pipeline.types import DocumentIn
@@ -67,7 +67,7 @@ class TaskRequest(BaseModel):
     documents: DocumentList = Field(None, description="Documents to read.")
     document: OneDocument = None
     options: Options | None = None
-    include_documents: bool = Field(
+    include_documents: StrictBool = Field(
         False,
         description="Add the loaded document texts (`documents`: id, text, page_starts) to "
         "the result, so a client can show each citation in the text its offsets index into.",

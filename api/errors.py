@@ -10,12 +10,14 @@ nothing.
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 
 from api.bodies import ErrorResponse
 from pipeline import errors
@@ -26,6 +28,10 @@ log = logging.getLogger("longdoc.api")
 STATUS: list[tuple[type[errors.LongdocError], int]] = [
     (errors.StorageError, 503),
     (errors.UnauthorizedError, 401),
+    (errors.ForbiddenError, 403),
+    (errors.ReadTimeoutError, 408),
+    (errors.MalformedRequestError, 400),
+    (errors.HeadersTooLargeError, 431),
     (errors.BusyError, 429),
     (errors.UnsupportedTypeError, 415),
     (errors.TooLargeError, 413),
@@ -65,6 +71,28 @@ def error_body(code: str, message: str, hint: str = "") -> dict[str, Any]:
     return {"error": {"code": code, "message": message, "hint": hint}}
 
 
+# A model error names the URL its call went to (the CLI shows it: "Connection error."
+# alone hides a wrong base URL); API clients get it without, the server log keeps it.
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s'\"<>]+", re.IGNORECASE)
+
+
+def redact(text: str) -> str:
+    """`text` with any URL in it replaced, for what API clients see of internal failures."""
+    return _URL.sub("the model server", text)
+
+
+def public_result(result: dict[str, Any]) -> dict[str, Any]:
+    """A result's JSON with the URLs redacted from its failed chunks' errors."""
+    for failed in result.get("coverage", {}).get("failed", []):
+        failed["error"] = redact(failed["error"])
+    return result
+
+
+def public_body(exc: errors.LongdocError) -> dict[str, Any]:
+    """The error body an API client gets for `exc`: its code, message (redacted) and hint."""
+    return error_body(exc.code, redact(exc.message), exc.hint)
+
+
 def error_response(exc: errors.LongdocError) -> JSONResponse:
     status = status_of(exc)
     if status >= 500:
@@ -74,7 +102,9 @@ def error_response(exc: errors.LongdocError) -> JSONResponse:
         headers = {"Retry-After": str(exc.retry_after_s)}
     elif isinstance(exc, errors.UnauthorizedError):
         headers = {"WWW-Authenticate": "Bearer"}
-    return JSONResponse(error_body(**exc.to_dict()), status_code=status, headers=headers)
+    elif isinstance(exc, errors.ReadTimeoutError):
+        headers = {"Connection": "close"}  # the rest of the body is not coming in time
+    return JSONResponse(public_body(exc), status_code=status, headers=headers)
 
 
 def install(app: FastAPI) -> None:
@@ -100,6 +130,9 @@ def install(app: FastAPI) -> None:
             headers=getattr(exc, "headers", None),
         )
 
+    async def client_gone(request: Request, exc: Exception) -> Response:
+        return Response(status_code=400)  # no one is left to read it
+
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unexpected error on %s %s", request.method, request.url.path)
         return error_response(errors.InternalError())
@@ -107,6 +140,7 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(errors.LongdocError, longdoc_error)
     app.add_exception_handler(RequestValidationError, invalid_fields)
     app.add_exception_handler(StarletteHTTPException, http_error)
+    app.add_exception_handler(ClientDisconnect, client_gone)
     app.add_exception_handler(Exception, unexpected)
 
 

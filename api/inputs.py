@@ -1,4 +1,8 @@
-"""Reading an ask or summarize request, JSON or multipart, into a Job the pipeline can run."""
+"""Reading an ask or summarize request, JSON or multipart, into a Job the pipeline can run.
+
+Only the body is read here; the documents are loaded when the job runs (api/runs.py), after
+admission and under the request's deadline.
+"""
 
 from __future__ import annotations
 
@@ -7,18 +11,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
-import anyio
 from fastapi import Request
 from pydantic import BaseModel, ValidationError
 from starlette.datastructures import FormData, UploadFile
+from starlette.formparsers import MultiPartParser
 
 from api.bodies import Instructions, MessageRequest, Options, Words
 from api.errors import describe_validation
 from api.tasks import TaskEndpoint
 from pipeline.config import Settings
-from pipeline.documents import from_bytes
+from pipeline.documents import DocumentBytes
 from pipeline.errors import ConfigError, InputError, UnsupportedTypeError
-from pipeline.types import DocumentText
 
 MAX_FILES = 100
 M = TypeVar("M", bound=BaseModel)
@@ -29,8 +32,8 @@ class Job:
     """One request's work: what to read, which task to run on it, and the settings to use."""
 
     task: TaskEndpoint
-    documents: Sequence[DocumentText | dict[str, Any]]
-    """Uploads already loaded (DocumentTexts), or JSON documents as `{"id", "text"}` dicts."""
+    documents: Sequence[DocumentBytes | dict[str, Any]]
+    """Uploaded files as received, or JSON documents as `{"id", "text"}` dicts."""
     settings: Settings
     params: dict[str, Any]
     """The task's own fields (`task.fields`): the question, or instructions and words."""
@@ -47,7 +50,6 @@ async def read_job(request: Request, task: TaskEndpoint, settings: Settings) -> 
     else:
         job = await _from_form(request, task, settings)
     job.started = started
-    job.load_ms = (time.perf_counter() - started) * 1000
     return job
 
 
@@ -75,9 +77,29 @@ async def _from_json(request: Request, task: TaskEndpoint, settings: Settings) -
     )
 
 
+class _StrictMultiPartParser(MultiPartParser):
+    """Starlette's multipart parser, but a text field that is not valid UTF-8 is refused
+    (Starlette reads it as latin-1), as a file part with such text is."""
+
+    def on_part_end(self) -> None:
+        part = self._current_part
+        if part.file is None:
+            try:
+                part.data.decode(self._charset or "utf-8")
+            except (UnicodeDecodeError, LookupError):
+                raise InputError(
+                    f"the form field {part.field_name!r} is not valid UTF-8",
+                    hint="Send text fields as UTF-8.",
+                ) from None
+        super().on_part_end()
+
+
 async def _read_form(request: Request) -> FormData:
+    parser = _StrictMultiPartParser(
+        request.headers, request.stream(), max_files=MAX_FILES, max_fields=20
+    )
     try:
-        return await request.form(max_files=MAX_FILES, max_fields=20)
+        return await parser.parse()
     except InputError:
         raise
     except Exception as exc:  # Starlette reports a malformed multipart body as a 400
@@ -91,13 +113,11 @@ def _files(form: FormData) -> list[tuple[int, UploadFile | str]]:
     return list(enumerate(form.getlist("file"), start=1))
 
 
-async def _upload(upload: UploadFile | str, index: int, settings: Settings) -> DocumentText:
+async def _upload(upload: UploadFile | str, index: int) -> DocumentBytes:
     if isinstance(upload, UploadFile):
-        raw, name = await upload.read(), upload.filename or f"file{index}"
-    else:  # a plain form field named 'file' carries text
-        raw, name = upload.encode("utf-8", "surrogatepass"), f"file{index}"
-    # PDF parsing waits on a child process and HTML parsing is CPU work: off the loop.
-    return await anyio.to_thread.run_sync(from_bytes, raw, name, settings)
+        return DocumentBytes(upload.filename or f"file{index}", await upload.read())
+    # A plain form field named 'file' carries text, decoded by Starlette (see _field).
+    return DocumentBytes(f"file{index}", upload.encode("utf-8", "surrogatepass"))
 
 
 async def _from_form(request: Request, task: TaskEndpoint, settings: Settings) -> Job:
@@ -114,7 +134,7 @@ async def _job_from_form(form: FormData, task: TaskEndpoint, settings: Settings)
         raise InputError("no 'file' part was sent", hint="Attach documents as 'file' parts.")
     options = _field(form, "options")
     settings = _with_options(settings, _validate(Options, options) if options else None)
-    documents = [await _upload(upload, index, settings) for index, upload in uploads]
+    documents = [await _upload(upload, index) for index, upload in uploads]
     include_documents = _include_documents(_field(form, "include_documents"))
     params = {name: _TASK_FORM_FIELDS[name](_field(form, name)) for name in task.fields}
     return Job(task, documents, settings, params, include_documents)
@@ -124,15 +144,20 @@ class _FormValues(BaseModel):
     """Multipart text fields that need parsing, declared as the JSON body declares them,
     so limits and error messages match. Each is checked alone: the first bad one is reported."""
 
-    include_documents: bool = False
     words: Words = None
     instructions: Instructions = None
 
 
 def _include_documents(value: str | None) -> bool:
-    return (
-        _validate(_FormValues, {"include_documents": value}).include_documents if value else False
-    )
+    """`true` or `false` (any case); anything else, "yes" included, is refused."""
+    if not value:
+        return False
+    if value.strip().lower() not in ("true", "false"):
+        raise InputError(
+            f"include_documents must be true or false, not {value[:20]!r}",
+            hint="Send include_documents=true.",
+        )
+    return value.strip().lower() == "true"
 
 
 def _question(value: str | None) -> str:
@@ -159,8 +184,8 @@ _TASK_FORM_FIELDS: dict[str, Callable[[str | None], Any]] = {
 
 
 async def read_message(
-    request: Request, settings: Settings
-) -> tuple[str, Sequence[DocumentText | dict[str, Any]] | None]:
+    request: Request,
+) -> tuple[str, Sequence[DocumentBytes | dict[str, Any]] | None]:
     """A chat turn's message and attached documents (None when none), JSON or multipart."""
     if _body_kind(request) == "json":
         parsed = _validate(MessageRequest, await request.body())
@@ -168,7 +193,7 @@ async def read_message(
     form = await _read_form(request)
     try:
         message = _field(form, "message") or ""
-        documents = [await _upload(upload, i, settings) for i, upload in _files(form)]
+        documents = [await _upload(upload, i) for i, upload in _files(form)]
     finally:
         await form.close()
     return message, documents or None

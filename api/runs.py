@@ -1,4 +1,8 @@
-"""Running a Job through its service stream: whole, or as progress events, under the time limit."""
+"""Running a Job through its service stream: whole, or as progress events, under the time limit.
+
+The documents are loaded first, inside the same deadline: a page that takes long to parse
+ends with 504 like a slow model, and a cancelled load stops parsing (aload_documents).
+"""
 
 from __future__ import annotations
 
@@ -11,19 +15,23 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from api.bodies import AskResponse, SummarizeResponse, Timings
+from api.errors import public_result
 from api.inputs import Job
 from api.tasks import Result
 from pipeline.config import Settings
+from pipeline.documents import aload_documents
 from pipeline.errors import RequestTimeoutError
 from pipeline.service import ProgressEvent
+from pipeline.types import DocumentText
 
 
 async def run_job(job: Job, model: BaseChatModel | None) -> AskResponse | SummarizeResponse:
     """The job's result with timings; RequestTimeoutError past `request_timeout_s`."""
-    run_started = time.perf_counter()
     result: Result | None = None
     async with request_deadline(job.settings):
-        async for item in _stream(job, model):
+        documents = await _load(job)
+        run_started = time.perf_counter()
+        async for item in _stream(job, documents, model):
             if not isinstance(item, dict):
                 result = item
     assert result is not None
@@ -32,18 +40,29 @@ async def run_job(job: Job, model: BaseChatModel | None) -> AskResponse | Summar
 
 async def job_events(job: Job, model: BaseChatModel | None) -> AsyncGenerator[dict[str, Any]]:
     """The job's progress events, then a `result` event carrying the full response JSON."""
-    run_started = time.perf_counter()
     async with request_deadline(job.settings):
-        async for item in _stream(job, model):
+        documents = await _load(job)
+        run_started = time.perf_counter()
+        async for item in _stream(job, documents, model):
             if isinstance(item, dict):
                 yield item
             else:
                 yield {"event": "result", **respond(job, item, run_started).model_dump()}
 
 
-def _stream(job: Job, model: BaseChatModel | None) -> AsyncIterator[ProgressEvent | Result]:
+async def _load(job: Job) -> list[DocumentText]:
+    """The job's documents, parsed and checked; `job.load_ms` says how long it took."""
+    started = time.perf_counter()
+    documents = await aload_documents(job.documents, job.settings)
+    job.load_ms = (time.perf_counter() - started) * 1000
+    return documents
+
+
+def _stream(
+    job: Job, documents: list[DocumentText], model: BaseChatModel | None
+) -> AsyncIterator[ProgressEvent | Result]:
     return job.task.stream(
-        job.documents,
+        documents,
         model=model,
         settings=job.settings,
         include_documents=job.include_documents,
@@ -58,7 +77,7 @@ def respond(job: Job, result: Result, run_started: float) -> AskResponse | Summa
         run_ms=round((now - run_started) * 1000, 2),
         total_ms=round((now - job.started) * 1000, 2),
     )
-    return job.task.response(**result.model_dump(), timings=timings)
+    return job.task.response(**public_result(result.model_dump()), timings=timings)
 
 
 @asynccontextmanager

@@ -11,7 +11,7 @@ from typing import Any
 
 from starlette.types import Receive, Scope, Send
 
-from api.errors import error_body, error_response
+from api.errors import error_response, public_body
 from pipeline.errors import InternalError, LongdocError
 
 log = logging.getLogger("longdoc.api")
@@ -105,7 +105,7 @@ class EventStream:
         item: dict[str, Any] | LongdocError | None = first
         while item is not None:
             data = (
-                format_event({"event": "error", **error_body(**item.to_dict())})
+                format_event({"event": "error", **public_body(item)})
                 if isinstance(item, LongdocError)
                 else format_event(item)
             )

@@ -200,7 +200,10 @@ class Settings(BaseSettings):
         description="Longest backoff between retries; a server's Retry-After is always waited.",
     )
     max_document_mb: float = setting(
-        20.0, gt=0, description="Largest total document size accepted, in megabytes."
+        20.0,
+        gt=0,
+        description="Largest total document size accepted, in millions of characters (every "
+        "surface counts characters; HTTP bodies may hold 6 bytes per character).",
     )
     max_chunks: int = setting(5000, ge=1, description="Most chunks one request may split into.")
     max_question_chars: int = setting(
@@ -286,8 +289,11 @@ class Settings(BaseSettings):
         Path(".longdoc"), description="Directory for chat threads and other local state."
     )
     pdf_max_pages: int = setting(2000, ge=1, description="Most pages read from one PDF.")
-    pdf_timeout_s: float = setting(
-        60.0, gt=0, description="Seconds one PDF may take to parse before it is refused."
+    load_timeout_s: float = setting(
+        60.0,
+        gt=0,
+        description="Seconds of CPU one document may take to read (parse HTML or PDF) before "
+        "it is refused.",
     )
     pdf_max_memory_mb: int = setting(
         2048, ge=256, description="Memory cap of the child process that parses a PDF, in MB."
@@ -300,7 +306,38 @@ class Settings(BaseSettings):
         128, ge=1, description="HTTP requests in progress at once; past this the API answers 429."
     )
     request_timeout_s: float = setting(
-        600.0, gt=0, description="Seconds one HTTP request may run before it ends with 504."
+        600.0,
+        gt=0,
+        description="Seconds one HTTP request may run (loading its documents included) "
+        "before it ends with 504.",
+    )
+    read_timeout_s: float = setting(
+        15.0,
+        gt=0,
+        description="Seconds an HTTP client may take to send its headers, or pause while "
+        "sending its body, before 408; also the grace before body_min_kb_s applies.",
+    )
+    body_min_kb_s: float = setting(
+        10.0,
+        gt=0,
+        description="Slowest average pace, in KB/s, at which a request body may arrive once "
+        "read_timeout_s has passed; slower is cut off with 408.",
+    )
+    max_header_kb: int = setting(
+        64, ge=1, description="Largest HTTP request headers accepted, in KB; more gets 431."
+    )
+    max_headers: int = setting(
+        100, ge=1, description="Most HTTP request headers accepted; more gets 431."
+    )
+    allowed_hosts: str = setting(
+        "",
+        description="Comma-separated Host names the API answers (`*`: any); empty: loopback "
+        "names only while LONGDOC_API_KEYS is empty, any host once keys are set.",
+    )
+    allowed_origins: str = setting(
+        "",
+        description="Comma-separated web origins (https://app.example.com) allowed to call the "
+        "API from a browser (CORS); empty: only the server's own page.",
     )
     shutdown_timeout_s: float = setting(
         30.0, ge=0, description="Seconds `longdoc serve` lets in-flight requests finish on stop."

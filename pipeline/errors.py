@@ -3,9 +3,13 @@
     LongdocError                 base; `code`, `retryable` and `hint` on every class
     ├── InputError               bad documents, question, message or options
     │   ├── UnsupportedTypeError a file type longdoc cannot read
+    │   ├── MalformedRequestError an HTTP request that cannot be parsed
     │   └── TooLargeError        over a size or chunk-count limit
+    │       └── HeadersTooLargeError  HTTP request headers over their size or count limit
+    ├── ReadTimeoutError         an HTTP request whose headers or body arrive too slowly
     ├── NotFoundError            a thread or resource that does not exist
     ├── UnauthorizedError        an HTTP request without a valid API key
+    ├── ForbiddenError           an HTTP request for another host, or from a foreign web page
     ├── BusyError                the server is at its limit of requests in progress
     ├── ConfigError              settings that cannot work, e.g. a missing model name
     ├── StorageError             the thread store (SQLite/PostgreSQL) cannot be reached
@@ -61,6 +65,27 @@ class TooLargeError(InputError):
     default_hint = "Send a smaller document or raise the limit in the settings."
 
 
+class MalformedRequestError(InputError):
+    """An HTTP request the server cannot parse (broken framing, invalid characters)."""
+
+    code = "bad_request"
+    default_hint = "Send a well-formed HTTP/1.1 request."
+
+
+class HeadersTooLargeError(TooLargeError):
+    """HTTP request headers over their size or count limit."""
+
+    code = "headers_too_large"
+    default_hint = "Send fewer or smaller headers, or raise LONGDOC_MAX_HEADER_KB."
+
+
+class ReadTimeoutError(LongdocError):
+    """A request's headers or body arrived more slowly than the server allows."""
+
+    code = "read_timeout"
+    default_hint = "Send the request faster (see LONGDOC_READ_TIMEOUT_S, LONGDOC_BODY_MIN_KB_S)."
+
+
 class NotFoundError(LongdocError):
     """A thread or other named resource that does not exist."""
 
@@ -73,6 +98,13 @@ class UnauthorizedError(LongdocError):
 
     code = "unauthorized"
     default_hint = "Send 'Authorization: Bearer <key>' or 'X-API-Key: <key>'."
+
+
+class ForbiddenError(LongdocError):
+    """A request for a host name, or from a web page origin, the server does not trust."""
+
+    code = "forbidden"
+    default_hint = "Set LONGDOC_ALLOWED_HOSTS or LONGDOC_ALLOWED_ORIGINS to allow it."
 
 
 class BusyError(LongdocError):

@@ -3,7 +3,8 @@
 `stream_ask` and `stream_summarize` yield progress events (`{"event": ...}` dicts, see
 pipeline/progress.py) as they happen, then the typed result as their last item; `aask`,
 `asummarize` and their sync forms return that result. Documents are loaded and validated
-once, here, off the event loop (a PDF waits on its parser, HTML parsing is CPU work).
+once, here, off the event loop (a PDF waits on its parser, HTML parsing is CPU work), and
+cancelling the caller stops the parse as well as the run.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any, TypeVar, cast
 from langchain_core.language_models import BaseChatModel
 
 from pipeline.config import Settings
-from pipeline.documents import Documents, load_documents
+from pipeline.documents import Documents, aload_documents
 from pipeline.graph.build import abuild_graph
 from pipeline.graph.state import OutputState
 from pipeline.results import AskResult, SummaryResult
@@ -36,7 +37,7 @@ async def stream_ask(
     """Progress events, then the AskResult: the answer to `question` from `documents`."""
     async for item in _stream(
         documents,
-        {"question": question},
+        {"task": "ask", "question": question},  # a named task is never routed to chat
         AskResult.model_validate,
         model=model,
         settings=settings,
@@ -176,7 +177,7 @@ async def _stream(
     settings = settings or Settings()
     # The graph first: a bad model setting is reported before any document is read.
     graph = await abuild_graph(model, settings)
-    loaded = await asyncio.to_thread(load_documents, documents, settings)
+    loaded = await aload_documents(documents, settings)
     output: dict[str, Any] = {}
     async for mode, chunk in graph.astream(
         {**state, "documents": loaded}, stream_mode=["custom", "values"]

@@ -128,6 +128,7 @@ class Finding(BaseModel):
     rationale: str = Field("", description="Why this is (or is not) relevant.")
     confidence: int = Field(0, ge=0, le=5, description="How sure the reader is, 0-5.")
     error: str | None = Field(None, description="Set when the chunk could not be read.")
+    error_code: str | None = Field(None, description="The error's code, e.g. model_timeout.")
     truncated: bool = Field(False, description="True when cut to fit the reduce budget.")
     missing_terms: list[str] = Field(
         default_factory=list,

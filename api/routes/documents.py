@@ -68,10 +68,12 @@ async def summarize(request: Request) -> Any:
 
 async def _run(request: Request, task: TaskEndpoint) -> Any:
     admission: Admission = request.app.state.admission
+    # The body first (api/limits.py cuts off one that arrives too slowly), then a slot:
+    # clients still sending hold no slot, so they cannot lock the others out.
+    job = await read_job(request, task, request.app.state.settings)
     admission.acquire()
     streaming = False
     try:
-        job = await read_job(request, task, request.app.state.settings)
         model = request.app.state.model
         if "text/event-stream" in request.headers.get("accept", ""):
             streaming = True  # from here the stream holds the slot and releases it at its end

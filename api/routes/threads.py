@@ -6,8 +6,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, Response
 
+from api.auth import request_owner
 from api.bodies import HistoryRequest, MessageForm, MessageRequest, request_body
-from api.errors import documented
+from api.errors import documented, public_result
 from api.inputs import read_message
 from api.limits import Admission
 from api.runs import request_deadline
@@ -31,7 +32,9 @@ router = APIRouter(prefix="/v1/threads", tags=["threads"])
 _STORE_DOWN: dict[type[errors.LongdocError], str] = {
     errors.StorageError: "The thread store is unreachable."
 }
-_NOT_FOUND = documented({errors.NotFoundError: "No thread has this id.", **_STORE_DOWN})
+_NOT_FOUND = documented(
+    {errors.NotFoundError: "No thread has this id (for this API key).", **_STORE_DOWN}
+)
 
 
 @router.post(
@@ -42,21 +45,23 @@ _NOT_FOUND = documented({errors.NotFoundError: "No thread has this id.", **_STOR
     summary="Start a chat thread",
 )
 async def create_thread(request: Request) -> ThreadView:
-    return await acreate_thread(settings=request.app.state.settings)
+    return await acreate_thread(settings=request.app.state.settings, owner=request_owner(request))
 
 
 @router.get(
     "",
     response_model=ThreadList,
     responses=documented({errors.InputError: "An invalid `after` id.", **_STORE_DOWN}),
-    summary="List thread ids in order, a page at a time",
+    summary="List thread ids in order, a page at a time (this API key's own)",
 )
 async def list_threads(
     request: Request,
     after: str | None = Query(None, description="List the ids after this one."),
     limit: int = Query(100, ge=1, le=MAX_PAGE, description="Most ids in the page."),
 ) -> ThreadList:
-    return await alist_threads(after=after, limit=limit, settings=request.app.state.settings)
+    return await alist_threads(
+        after=after, limit=limit, settings=request.app.state.settings, owner=request_owner(request)
+    )
 
 
 @router.post(
@@ -81,11 +86,11 @@ async def list_threads(
 async def post_message(thread_id: str, request: Request) -> ChatResult:
     settings: Settings = request.app.state.settings
     admission: Admission = request.app.state.admission
+    message, documents = await read_message(request)  # before taking a slot, as in documents.py
     admission.acquire()
     try:
-        message, documents = await read_message(request, settings)
         async with request_deadline(settings, "the turn"):
-            return await achat(
+            result = await achat(
                 thread_id,
                 message,
                 documents=documents,
@@ -93,7 +98,9 @@ async def post_message(thread_id: str, request: Request) -> ChatResult:
                 settings=settings,
                 embeddings=request.app.state.embeddings,
                 create=False,
+                owner=request_owner(request),
             )
+        return ChatResult.model_validate(public_result(result.model_dump()))
     finally:
         admission.release()
 
@@ -124,6 +131,7 @@ async def import_history(thread_id: str, body: HistoryRequest, request: Request)
             settings=request.app.state.settings,
             embeddings=request.app.state.embeddings,
             create=False,
+            owner=request_owner(request),
         )
     finally:
         admission.release()
@@ -150,6 +158,7 @@ async def recall(
         k,
         settings=request.app.state.settings,
         embeddings=request.app.state.embeddings,
+        owner=request_owner(request),
     )
 
 
@@ -160,10 +169,14 @@ async def recall(
     summary="A thread's summary, model-visible messages and full history",
 )
 async def get_thread(thread_id: str, request: Request) -> ThreadView:
-    return await aget_thread(thread_id, settings=request.app.state.settings)
+    return await aget_thread(
+        thread_id, settings=request.app.state.settings, owner=request_owner(request)
+    )
 
 
 @router.delete("/{thread_id}", status_code=204, responses=_NOT_FOUND, summary="Delete a thread")
 async def delete_thread(thread_id: str, request: Request) -> Response:
-    await adelete_thread(thread_id, settings=request.app.state.settings)
+    await adelete_thread(
+        thread_id, settings=request.app.state.settings, owner=request_owner(request)
+    )
     return Response(status_code=204)

@@ -22,7 +22,7 @@ from pipeline.batch.outputs import (
     write_atomically,
 )
 from pipeline.config import Settings
-from pipeline.documents import from_bytes
+from pipeline.documents import DocumentBytes, aload_documents
 from pipeline.errors import LongdocError
 from pipeline.results import SummaryResult
 from pipeline.service import stream_summarize
@@ -95,7 +95,8 @@ async def _summarize_one(
             outcome = FileOutcome(item.source, item.output, "skipped")
         else:
             # The bytes already read for the stamp, so each file is read once.
-            document = await asyncio.to_thread(from_bytes, raw, item.source.name, settings)
+            # Loaded here, not by the stream, so Ctrl-C also stops a parse in progress.
+            (document,) = await aload_documents(DocumentBytes(item.source.name, raw), settings)
             result: SummaryResult | None = None
             async for event in stream_summarize(
                 document,

@@ -223,6 +223,9 @@ def serve_command(
         workers=workers,
         timeout_graceful_shutdown=int(settings.shutdown_timeout_s),
         log_level="info",
+        # uvicorn's httptools protocol with header limits and JSON framing errors; named,
+        # not imported: pipeline/ never imports api/.
+        http="api.server:LongdocHttpProtocol",
     )
 
 

@@ -1,12 +1,29 @@
 """Turning what callers pass (strings, paths, dicts, uploaded bytes) into DocumentTexts.
 
 load.py    inputs -> validated DocumentTexts: ids, size limit (the one place that checks)
+budget.py  the limits a load runs under: cancellation, CPU seconds per document
 sniff.py   the file type, told from content: PDF, HTML or text; binary formats refused
 decode.py  bytes -> str by BOM, else UTF-8
-html.py    the visible text of an HTML page
+html.py    the visible text of an HTML page, in one linear pass
 pdf.py     PDF text with page starts, parsed in a capped child process (pdf_worker.py)
 """
 
-from pipeline.documents.load import DocumentLike, Documents, from_bytes, load_documents, read_file
+from pipeline.documents.load import (
+    DocumentBytes,
+    DocumentLike,
+    Documents,
+    aload_documents,
+    from_bytes,
+    load_documents,
+    read_file,
+)
 
-__all__ = ["DocumentLike", "Documents", "from_bytes", "load_documents", "read_file"]
+__all__ = [
+    "DocumentBytes",
+    "DocumentLike",
+    "Documents",
+    "aload_documents",
+    "from_bytes",
+    "load_documents",
+    "read_file",
+]

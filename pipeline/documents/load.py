@@ -1,31 +1,66 @@
 """Inputs to DocumentTexts: the one place documents are read, validated and size-checked.
 
 A DocumentText is validated when it is made (pipeline.types), so loading one that already
-exists costs nothing: the service loads files off the event loop, and the graph's route
-node, which direct graph callers reach with plain dicts, passes ready documents through.
+exists costs nothing: the service loads files off the event loop (`aload_documents`), and
+the graph's route node, which direct graph callers reach with plain dicts, passes ready
+documents through. Every load runs under a LoadBudget: CPU seconds per document, and
+cancellation when its caller is cancelled.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from pipeline.config import Settings
+from pipeline.documents.budget import LoadBudget
 from pipeline.documents.decode import decode_text
 from pipeline.documents.sniff import looks_like_html, sniff_type
 from pipeline.errors import InputError, TooLargeError
 from pipeline.types import DocumentText
 
-DocumentLike = str | Path | Mapping[str, Any] | DocumentText
+
+@dataclass(frozen=True)
+class DocumentBytes:
+    """A file's bytes as received (an upload), read like a file: its type told by content."""
+
+    name: str
+    data: bytes = b""
+
+
+DocumentLike = str | Path | Mapping[str, Any] | DocumentText | DocumentBytes
 Documents = DocumentLike | Sequence[DocumentLike]
 
 
-def load_documents(documents: Documents, settings: Settings) -> list[DocumentText]:
+async def aload_documents(documents: Documents, settings: Settings) -> list[DocumentText]:
+    """`load_documents` on a worker thread; cancelling the caller stops the load itself.
+
+    A thread cannot be interrupted, so on cancellation the budget is cancelled and this
+    waits the few milliseconds until the load notices and stops: when the caller's
+    CancelledError goes on, no parse is still using the CPU.
+    """
+    budget = LoadBudget(settings.load_timeout_s)
+    work = asyncio.ensure_future(
+        asyncio.to_thread(load_documents, documents, settings, budget=budget)
+    )
+    try:
+        return await asyncio.shield(work)
+    except asyncio.CancelledError:
+        budget.cancel()
+        await asyncio.wait([work])
+        raise
+
+
+def load_documents(
+    documents: Documents, settings: Settings, *, budget: LoadBudget | None = None
+) -> list[DocumentText]:
     """Validated documents with unique ids; raises InputError saying what to fix."""
-    if isinstance(documents, str | Path | Mapping | DocumentText):
+    if isinstance(documents, str | Path | Mapping | DocumentText | DocumentBytes):
         items: list[Any] = [documents]
     elif isinstance(documents, Sequence):
         items = list(documents)
@@ -36,7 +71,8 @@ def load_documents(documents: Documents, settings: Settings) -> list[DocumentTex
         )
     if not items:
         raise InputError("no documents were given", hint="Pass at least one document.")
-    loaded = [_load_one(item, index, settings) for index, item in enumerate(items, start=1)]
+    budget = budget or LoadBudget(settings.load_timeout_s)
+    loaded = [_load_one(item, index, settings, budget) for index, item in enumerate(items, start=1)]
     _check_unique_ids(loaded)
     total = sum(len(doc.text) for doc in loaded)
     if total > settings.max_document_chars:
@@ -48,17 +84,21 @@ def load_documents(documents: Documents, settings: Settings) -> list[DocumentTex
     return loaded
 
 
-def read_file(path: Path, settings: Settings) -> DocumentText:
+def read_file(path: Path, settings: Settings, budget: LoadBudget | None = None) -> DocumentText:
     """A file as a DocumentText named after it, its type told by content (see from_bytes)."""
-    return from_bytes(_read_bytes(path), path.name, settings)
+    return from_bytes(_read_bytes(path), path.name, settings, budget)
 
 
-def from_bytes(raw: bytes, name: str, settings: Settings) -> DocumentText:
+def from_bytes(
+    raw: bytes, name: str, settings: Settings, budget: LoadBudget | None = None
+) -> DocumentText:
     """Uploaded or read bytes as a DocumentText with id `name`; the type is sniffed.
 
     Raises UnsupportedTypeError for binary formats, InputError for undecodable,
-    encrypted, malformed or empty documents, TooLargeError past the size limits.
+    encrypted, malformed or empty documents, TooLargeError past the size limits or
+    `load_timeout_s` of parsing (LoadCancelled when `budget` is cancelled).
     """
+    budget = budget or LoadBudget(settings.load_timeout_s)
     if len(raw) > settings.max_document_chars * 4:  # 4 bytes per character at most in UTF-8
         raise TooLargeError(
             f"{name} is {len(raw):,} bytes, over the limit",
@@ -68,13 +108,13 @@ def from_bytes(raw: bytes, name: str, settings: Settings) -> DocumentText:
     if kind == "pdf":
         from pipeline.documents.pdf import pdf_text  # imported late: only PDFs need it
 
-        text, page_starts = pdf_text(raw, name, settings)
+        text, page_starts = pdf_text(raw, name, settings, budget)
         return DocumentText(id=name, text=text, page_starts=page_starts)
     text = decode_text(raw, name)
     if kind == "html" or (kind == "text" and looks_like_html(text)):
         from pipeline.documents.html import html_text  # imported late: only HTML needs it
 
-        text = html_text(text)
+        text = html_text(text, budget.checker(name))
     return DocumentText(id=name, text=text)
 
 
@@ -87,11 +127,14 @@ def _read_bytes(path: Path) -> bytes:
         raise InputError(f"{path} is a directory", hint="Pass files, not folders.") from None
 
 
-def _load_one(item: Any, index: int, settings: Settings) -> DocumentText:
+def _load_one(item: Any, index: int, settings: Settings, budget: LoadBudget) -> DocumentText:
+    budget.checker(f"document {index}")()  # a cancelled load stops between documents too
     if isinstance(item, DocumentText):
         return item  # validated when it was made
+    if isinstance(item, DocumentBytes):
+        return from_bytes(item.data, item.name, settings, budget)
     if isinstance(item, Path):
-        return read_file(item, settings)
+        return read_file(item, settings, budget)
     if isinstance(item, str):
         return DocumentText(id=f"doc{index}", text=item)
     if not isinstance(item, Mapping):

@@ -3,48 +3,73 @@
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from pipeline.config import Settings
+from pipeline.documents.budget import LoadBudget, LoadCancelled, too_slow
 from pipeline.errors import InputError, TooLargeError
 from pipeline.text.clean import strip_unusable
 
 _WORKER = Path(__file__).with_name("pdf_worker.py")
 PAGE_BREAK = "\n\n"
+POLL_S = 0.05
+"""How often a load waiting on the PDF child checks whether it was cancelled."""
 
 
-def pdf_text(raw: bytes, where: str, settings: Settings) -> tuple[str, list[int]]:
-    """The PDF's text and `page_starts` (offset where each page begins); InputError if unusable."""
+def pdf_text(
+    raw: bytes, where: str, settings: Settings, budget: LoadBudget | None = None
+) -> tuple[str, list[int]]:
+    """The PDF's text and `page_starts` (offset where each page begins); InputError if unusable.
+
+    The child is killed as soon as `budget` is cancelled or `load_timeout_s` has passed (it
+    also caps its own CPU time at that many seconds), so no parse outlives its request.
+    """
+    budget = budget or LoadBudget(settings.load_timeout_s)
+    command = [
+        sys.executable,
+        str(_WORKER),
+        str(settings.pdf_max_pages),
+        str(settings.max_document_chars),
+        str(settings.pdf_max_memory_mb),
+        str(math.ceil(settings.load_timeout_s)),
+    ]
+    with subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+    ) as child:
+        stdout = _wait(child, raw, where, settings, budget)
     try:
-        done = subprocess.run(
-            [
-                sys.executable,
-                str(_WORKER),
-                str(settings.pdf_max_pages),
-                str(settings.max_document_chars),
-                str(settings.pdf_max_memory_mb),
-            ],
-            input=raw,
-            capture_output=True,
-            timeout=settings.pdf_timeout_s,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        raise InputError(
-            f"{where}: reading the PDF took longer than {settings.pdf_timeout_s:g} s",
-            hint="The PDF may be malformed or a decompression bomb; send its text instead.",
-        ) from None
-    try:
-        result = json.loads(done.stdout)
+        result = json.loads(stdout)
     except ValueError:
-        # The worker died without answering: killed for memory, or crashed in C code.
+        # The worker died without answering: killed for memory or CPU, or crashed in C code.
         raise InputError(
-            f"{where}: the PDF could not be read (the parser stopped, exit {done.returncode})",
+            f"{where}: the PDF could not be read (the parser stopped, exit {child.returncode})",
             hint="The PDF may be malformed or too large to unpack; send its text instead.",
         ) from None
     return _pages_to_text(result, where, settings)
+
+
+def _wait(
+    child: subprocess.Popen[bytes], raw: bytes, where: str, settings: Settings, budget: LoadBudget
+) -> bytes:
+    """The child's output; it is killed when the budget is cancelled or its time is up."""
+    deadline = time.monotonic() + settings.load_timeout_s
+    sending: bytes | None = raw
+    while True:
+        try:
+            stdout, _ = child.communicate(sending, timeout=POLL_S)
+            return stdout
+        except subprocess.TimeoutExpired:
+            sending = None  # the input is sent once; later calls only go on waiting
+            if budget.cancelled or time.monotonic() > deadline:
+                child.kill()
+                child.communicate()
+                if budget.cancelled:
+                    raise LoadCancelled(where) from None
+                raise too_slow(where, settings.load_timeout_s) from None
 
 
 def _pages_to_text(

@@ -4,7 +4,8 @@ Reads the PDF bytes on stdin and writes one JSON object on stdout:
 `{"pages": [str, ...]}` or `{"error": code, ...}`, the code one of "encrypted", "malformed",
 "too_many_pages", "too_many_chars" or "too_much_memory" (pdf.py turns each into an error).
 It caps its own address space first, so a decompression bomb dies here with MemoryError
-(or is killed) instead of taking the server's memory; the parent caps time and characters.
+(or is killed) instead of taking the server's memory, and its CPU time (SIGXCPU); the
+parent caps wall time and characters, and kills it when its request is cancelled.
 It is started by file path, not `-m pipeline...`, so it never imports the heavy pipeline
 package (langgraph, numpy) and starts in a fraction of a second.
 """
@@ -19,10 +20,13 @@ import sys
 from typing import Any
 
 
-def _limit_memory(megabytes: int) -> None:
+def _limit(megabytes: int, cpu_s: int) -> None:
+    """Cap this process's memory and CPU time: past either the kernel stops it."""
     limit = megabytes * 1024 * 1024
     with contextlib.suppress(ValueError, OSError):  # a lower hard limit already applies
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
 
 
 def extract(raw: bytes, max_pages: int, max_chars: int) -> dict[str, Any]:
@@ -51,8 +55,8 @@ def extract(raw: bytes, max_pages: int, max_chars: int) -> dict[str, Any]:
 
 
 def main() -> None:
-    max_pages, max_chars, memory_mb = (int(arg) for arg in sys.argv[1:4])
-    _limit_memory(memory_mb)
+    max_pages, max_chars, memory_mb, cpu_s = (int(arg) for arg in sys.argv[1:5])
+    _limit(memory_mb, cpu_s)
     raw = sys.stdin.buffer.read()
     try:
         result = extract(raw, max_pages, max_chars)

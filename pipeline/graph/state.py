@@ -7,6 +7,7 @@ from typing import Annotated, Any, TypedDict
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
+from langgraph.types import Overwrite
 
 from pipeline.types import CallUsage, Chunk, DocumentText, Finding, LimitUsage, Mode, Task
 
@@ -21,6 +22,7 @@ class InputState(TypedDict, total=False):
     documents: list[DocumentText | dict[str, Any]]
     messages: Annotated[list[AnyMessage], add_messages]
     task: Task
+    """ask or summarize: always read the documents. Unset (a chat turn): route decides."""
     instructions: str
     summary_words: int
 
@@ -51,7 +53,8 @@ class State(InputState, OutputState, total=False):
 
     A persistent thread keeps channel values across runs, so the accumulating channels
     (`findings`, `usage_log`) are replaced with LangGraph's `Overwrite` by route, the
-    first node of every run; within a run they are plain `operator.add`.
+    first node of every run; within a run they are plain `operator.add`. The last node
+    of a run clears every per-run channel (`turn_reset`).
     """
 
     chunks: list[Chunk]
@@ -84,3 +87,19 @@ def documents_of(state: State) -> list[DocumentText]:
     """The run's documents, validated by route (the only node that sees raw ones)."""
     documents: list[Any] = state.get("documents") or []
     return documents
+
+
+def turn_reset() -> dict[str, Any]:
+    """Updates that clear the per-run channels, returned by the last node of every run
+    (reduce, chat): a thread's checkpoint then keeps only what outlives the turn (messages,
+    summary, the last answer), not the documents, chunks and findings it worked on."""
+    return {
+        "documents": [],
+        "chunks": [],
+        "hints": {},
+        "run": "",
+        "folding": [],
+        "recall_hits": [],
+        "findings": Overwrite([]),
+        "usage_log": Overwrite([]),
+    }

@@ -217,12 +217,11 @@ class LongdocDynamoDBSaver(DynamoDBSaver):  # type: ignore[misc]
     ) -> RunnableConfig:
         try:
             stored: RunnableConfig = super().put(config, checkpoint, metadata, new_versions)
-            # Every turn's first checkpoint (source "input") lists the thread, after the
-            # checkpoint is stored: a crash in between leaves it unlisted until its next
-            # turn, never listed without a checkpoint. One small idempotent write a turn.
-            if metadata.get("source") == "input" and not config["configurable"].get(
-                "checkpoint_ns"
-            ):
+            # Every checkpoint of the thread itself (not of a subgraph) lists the thread,
+            # after the checkpoint is stored: a crash in between leaves it unlisted until
+            # its next turn, never listed without a checkpoint. A turn writes one checkpoint
+            # (durability "exit", pipeline/threads.py), so this is one small write a turn.
+            if not config["configurable"].get("checkpoint_ns"):
                 self.client.put_item(
                     TableName=self.target.table,
                     Item={
@@ -260,6 +259,21 @@ class LongdocDynamoDBSaver(DynamoDBSaver):  # type: ignore[misc]
                 TableName=self.target.table, Key={"PK": {"S": THREADS_PK}, "SK": {"S": thread_id}}
             )
             forget_lock(self.client, self.target.table, thread_id)
+        except (BotoCoreError, ClientError) as exc:
+            raise storage_error(exc, self.target) from exc
+
+    def keep_only(self, thread_id: str, checkpoint_id: str) -> None:
+        """Delete every checkpoint of the thread but `checkpoint_id`, with their writes and
+        S3 objects; the thread's index entry and lock are left alone."""
+        try:
+            others = [
+                (namespace, stored)
+                for namespace, stored in self.repo.get_thread_checkpoint_info(thread_id)
+                if stored != checkpoint_id
+            ]
+            if others:  # writes first, as delete_thread does: they hang off checkpoints
+                self.repo.delete_thread_writes(thread_id, others)
+                self.repo.delete_thread_checkpoints(thread_id, others)
         except (BotoCoreError, ClientError) as exc:
             raise storage_error(exc, self.target) from exc
 

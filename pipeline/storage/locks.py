@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fcntl
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -17,13 +19,16 @@ LOCK_POLL_S = 0.05
 
 
 @asynccontextmanager
-async def thread_lock(settings: Settings, thread_id: str) -> AsyncIterator[None]:
+async def thread_lock(
+    settings: Settings, thread_id: str, *, remove: bool = False
+) -> AsyncIterator[None]:
     """Hold the thread across processes, so turns from several workers or replicas queue.
 
     PostgreSQL: a session advisory lock, which also spans machines. DynamoDB: a lease
     item taken by a conditional write (storage/lease.py). SQLite (one machine): an
-    exclusive lock on a file beside the database. All are polled rather than blocked on,
-    so a cancelled request stops waiting at once and never acquires late.
+    exclusive lock on a file beside the database, deleted at the end when `remove` (the
+    thread is being deleted). All are polled rather than blocked on, so a cancelled
+    request stops waiting at once and never acquires late.
     """
     url = settings.checkpoint_url
     if url and url.startswith(POSTGRES_SCHEMES):
@@ -33,7 +38,7 @@ async def thread_lock(settings: Settings, thread_id: str) -> AsyncIterator[None]
         async with _dynamodb_lease(url, thread_id):
             yield
     else:
-        async with file_lock(settings.data_dir / "locks" / f"{thread_id}.lock"):
+        async with file_lock(settings.data_dir / "locks" / f"{thread_id}.lock", remove=remove):
             yield
 
 
@@ -76,14 +81,36 @@ async def _dynamodb_lease(url: str, thread_id: str) -> AsyncIterator[None]:
 
 
 @asynccontextmanager
-async def file_lock(path: Path) -> AsyncIterator[None]:
-    """An exclusive lock on `path` (made if missing), polled so a cancelled wait stops at once."""
+async def file_lock(path: Path, *, remove: bool = False) -> AsyncIterator[None]:
+    """An exclusive lock on `path` (made if missing), polled so a cancelled wait stops at once;
+    `remove` deletes the file when the lock is let go."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a") as handle:  # closing the file releases the lock
-        while True:
+    while True:
+        handle = path.open("a")  # closing the file releases the lock
+        try:
+            while True:
+                try:
+                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    await asyncio.sleep(LOCK_POLL_S)
+            # A lock taken on a file that a deleting turn has since unlinked guards
+            # nothing: the next turn locks a new file. Take the lock again on that one.
+            if not _still_linked(handle.fileno(), path):
+                continue
             try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                await asyncio.sleep(LOCK_POLL_S)
-        yield
+                yield
+            finally:
+                if remove:
+                    with contextlib.suppress(FileNotFoundError):
+                        os.remove(path)
+            return
+        finally:
+            handle.close()
+
+
+def _still_linked(fd: int, path: Path) -> bool:
+    try:
+        return os.stat(path).st_ino == os.fstat(fd).st_ino
+    except FileNotFoundError:
+        return False

@@ -16,7 +16,13 @@ from pipeline import Settings
 from tests.support.fakes import FakeChatModel
 
 APP = create_app(
-    Settings(chunk_size=100, chunk_overlap=0, retry_initial_s=0.0, max_concurrency=4),
+    Settings(
+        chunk_size=100,
+        chunk_overlap=0,
+        retry_initial_s=0.0,
+        max_concurrency=4,
+        allowed_hosts="testserver",  # the Host schemathesis's in-process client sends
+    ),
     model=FakeChatModel(),
 )
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
@@ -56,7 +62,9 @@ async def test_hundred_concurrent_requests_each_get_their_own_answer(
         return index, response
 
     transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://api", timeout=60) as http:
+    async with httpx.AsyncClient(
+        transport=transport, base_url="http://localhost", timeout=60
+    ) as http:
         results = await asyncio.gather(*(ask(i, http) for i in range(100)))
     for index, response in results:
         assert response.status_code == 200, response.text

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 
-from pipeline import AskResult, Settings, ask, build_graph, summarize
+from pipeline import AskResult, Settings, ask, build_graph, chat, summarize
 from pipeline.engines.extractive.lexrank import count_words
 from pipeline.engines.extractive.retrieval import diverse_order
 from pipeline.engines.extractive.terms import related, stem
@@ -171,10 +171,18 @@ def test_japanese_document_is_summarized_with_cited_sentences() -> None:
 
 
 @pytest.mark.parametrize("message", ["thanks!", "Hello", "ありがとうございます", "ok, thank you"])
-def test_small_talk_with_a_document_attached_is_answered_as_chat(message: str) -> None:
-    result = ask(SAMPLES / "annual_report.md", message)
+def test_small_talk_in_a_chat_turn_with_a_document_attached_is_answered_as_chat(
+    message: str,
+) -> None:
+    result = chat("small-talk", message, documents=SAMPLES / "annual_report.md")
     assert result.mode == "chat"
     assert result.citations == []
+
+
+def test_ask_reads_the_documents_even_for_small_talk() -> None:
+    result = ask(SAMPLES / "annual_report.md", "thanks!")
+    assert result.mode == "document"
+    assert result.coverage.read == result.coverage.chunks > 0
 
 
 def test_question_that_starts_politely_is_still_about_the_document() -> None:

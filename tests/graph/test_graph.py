@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from pipeline import Settings, aask, ask, asummarize, build_graph, service, summarize
+from pipeline import Settings, aask, ask, asummarize, build_graph, summarize
+from pipeline.documents import load as loading
 from pipeline.graph.chunking import split_documents
 from pipeline.text.tokens import count_tokens
 from pipeline.types import DocumentText
@@ -33,11 +34,25 @@ def test_question_about_document_is_answered_with_exact_citations(
     assert result.coverage.chunks == result.coverage.read > 1
 
 
-def test_greeting_with_document_is_routed_to_chat(model: FakeChatModel, settings: Settings) -> None:
+async def test_greeting_with_document_in_a_chat_turn_is_routed_to_chat(
+    model: FakeChatModel, settings: Settings
+) -> None:
+    # A run that names no task is a chat turn (threads run so): the router decides.
+    graph = build_graph(model, settings)
+    documents = [{"id": "report", "text": ROBOTICS_REPORT}]
+    output = await graph.ainvoke({"question": "Hello there", "documents": documents})
+    assert output["mode"] == "chat"
+    assert output["citations"] == []
+    assert "map_chunk" not in output["usage"]["by_node"]
+
+
+def test_ask_reads_the_documents_whatever_the_router_would_say(
+    model: FakeChatModel, settings: Settings
+) -> None:
     result = ask(ROBOTICS_REPORT, "Hello there", model=model, settings=settings)
-    assert result.mode == "chat"
-    assert result.citations == []
-    assert "map_chunk" not in result.usage.by_node
+    assert result.mode == "document"
+    assert "route" not in result.usage.by_node
+    assert result.coverage.read == result.coverage.chunks > 1
 
 
 async def test_no_document_means_chat_without_a_routing_call(
@@ -50,14 +65,16 @@ async def test_no_document_means_chat_without_a_routing_call(
     assert output["usage"]["calls"] == 1
 
 
-def test_unparsable_router_reply_is_retried_once_then_reads_the_document(
+async def test_unparsable_router_reply_is_retried_once_then_reads_the_document(
     model: FakeChatModel, settings: Settings
 ) -> None:
-    result = ask(
-        ROBOTICS_REPORT, "UNPARSABLE_ROUTE who founded it?", model=model, settings=settings
+    graph = build_graph(model, settings)
+    documents = [{"id": "report", "text": ROBOTICS_REPORT}]
+    output = await graph.ainvoke(
+        {"question": "UNPARSABLE_ROUTE who founded it?", "documents": documents}
     )
-    assert result.mode == "document"
-    assert result.usage.by_node["route"].calls == 2
+    assert output["mode"] == "document"
+    assert output["usage"]["by_node"]["route"]["calls"] == 2
 
 
 async def test_every_chunk_is_read_once_and_progress_counts_them(
@@ -184,7 +201,7 @@ def test_usage_adds_up_to_every_call_the_model_saw(
     assert result.usage.input_tokens == sum(count_tokens(p) for p in model.prompts)
     by_node = result.usage.by_node
     assert sum(n.calls for n in by_node.values()) == result.usage.calls
-    assert set(by_node) == {"route", "map_chunk", "reduce"}
+    assert set(by_node) == {"map_chunk", "reduce"}  # ask reads without routing
 
 
 def test_two_documents_are_cited_by_their_own_ids(model: FakeChatModel, settings: Settings) -> None:
@@ -284,7 +301,10 @@ async def test_second_run_on_a_thread_does_not_see_the_first_runs_findings(
     assert "1987" in second["answer"]
     assert second["usage"]["calls"] < first["usage"]["calls"] + second["coverage"]["chunks"]
     state = (await graph.aget_state(config)).values
-    assert len(state["findings"]) == second["coverage"]["chunks"]
+    # The run's last node cleared its working state: the thread keeps no findings.
+    assert state["findings"] == []
+    assert state["chunks"] == []
+    assert state["documents"] == []
 
 
 @pytest.mark.parametrize("task", ["ask", "summarize"])
@@ -292,13 +312,13 @@ async def test_async_calls_keep_the_callers_event_loop_free_while_documents_load
     task: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A slow load (a big PDF waits on its parser) must not stall the caller's other tasks."""
-    real_load = service.load_documents
+    real_load = loading.load_documents
 
     def slow_load(*args: Any, **kwargs: Any) -> Any:
         time.sleep(0.3)
         return real_load(*args, **kwargs)
 
-    monkeypatch.setattr(service, "load_documents", slow_load)
+    monkeypatch.setattr(loading, "load_documents", slow_load)
     ticks = 0
 
     async def tick() -> None:

@@ -18,7 +18,7 @@ from uuid import UUID
 import pytest
 from langchain_core.callbacks import AsyncCallbackHandler
 
-from pipeline import ConfigError, ModelError, ModelTimeoutError, Settings, ask, build_graph
+from pipeline import ConfigError, ModelError, ModelTimeoutError, Settings, ask, build_graph, chat
 from pipeline import summarize as summarize_documents
 from pipeline.engines.llm.providers import build_models, resolve_endpoint
 from tests.support.openai_server import RETRY_AFTER_S, OpenAIServer
@@ -234,13 +234,16 @@ def test_token_usage_is_what_the_server_reported(openai_server: OpenAIServer) ->
     assert result.usage.input_tokens == sum(r.usage["prompt_tokens"] for r in served)
     assert result.usage.output_tokens == sum(r.usage["completion_tokens"] for r in served)
     assert result.usage.by_node["map_chunk"].calls == result.coverage.chunks
-    assert set(result.usage.by_node) == {"route", "map_chunk", "reduce"}
+    assert set(result.usage.by_node) == {"map_chunk", "reduce"}  # ask reads without routing
 
 
-def test_greeting_is_routed_to_chat_by_the_server_model(openai_server: OpenAIServer) -> None:
-    result = ask(ROBOTICS_REPORT, "Hello there", settings=openai_settings(openai_server.url))
+def test_greeting_in_a_chat_turn_is_routed_to_chat_by_the_server_model(
+    openai_server: OpenAIServer,
+) -> None:
+    settings = openai_settings(openai_server.url)
+    result = chat("greeting", "Hello there", documents=ROBOTICS_REPORT, settings=settings)
     assert result.mode == "chat"
-    assert result.answer.startswith("You said:")
+    assert result.reply.startswith("You said:")
     assert "map_chunk" not in result.usage.by_node
 
 
@@ -256,8 +259,8 @@ def test_map_and_reduce_run_on_their_own_models(openai_server: OpenAIServer) -> 
     by_model: dict[str, int] = {}
     for request in openai_server.answered():
         by_model[request.body["model"]] = by_model.get(request.body["model"], 0) + 1
-    # small: one routing call and one per chunk; large: the final answer (nothing to collapse)
-    assert by_model == {"small": 1 + result.coverage.chunks, "large": 1}
+    # small: one call per chunk (ask does not route); large: the answer (nothing to collapse)
+    assert by_model == {"small": result.coverage.chunks, "large": 1}
 
 
 def test_rate_limited_call_is_retried_after_the_advertised_delay(

@@ -51,6 +51,7 @@ README_SETTINGS = (
     "data_dir",
     "max_document_mb",
     "api_keys",
+    "allowed_hosts",
 )
 
 

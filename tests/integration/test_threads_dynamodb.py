@@ -25,6 +25,7 @@ from pydantic import BaseModel
 
 from pipeline import (
     ConfigError,
+    ModelError,
     NotFoundError,
     Settings,
     StorageError,
@@ -32,6 +33,7 @@ from pipeline import (
     acreate_thread,
     adelete_thread,
     aget_thread,
+    aimport_messages,
     alist_threads,
     get_thread,
 )
@@ -121,6 +123,10 @@ async def test_thread_round_trips_through_dynamodb(model: FakeChatModel, store: 
 
 
 async def test_stored_state_keeps_longdocs_types(model: FakeChatModel, store: Settings) -> None:
+    """A turn clears its own findings and documents when it ends (graph/state.py), so the
+    saver is given them directly: they must come back as longdoc's types, not dicts."""
+    from langgraph.checkpoint.base import empty_checkpoint
+
     from pipeline.types import DocumentText, Finding
 
     document = {"id": "report.md", "text": ROBOTICS_REPORT}
@@ -128,14 +134,52 @@ async def test_stored_state_keeps_longdocs_types(model: FakeChatModel, store: Se
         "typed", "Who is the chief executive?", documents=[document], model=model, settings=store
     )
     assert reply.citations
-    stored = await dynamodb_saver(store.checkpoint_url or "").aget_tuple(
-        {"configurable": {"thread_id": "typed", "checkpoint_ns": ""}}
-    )
+    saver = dynamodb_saver(store.checkpoint_url or "")
+    config = {"configurable": {"thread_id": "typed-state", "checkpoint_ns": ""}}
+    checkpoint = empty_checkpoint()
+    checkpoint["channel_values"] = {
+        "findings": [Finding(chunk=0, relevance=7, answer="Ada Lovelace")],
+        "documents": [DocumentText(id="report.md", text=ROBOTICS_REPORT)],
+    }
+    await saver.aput(config, checkpoint, {"source": "input", "step": -1}, {})
+    stored = await saver.aget_tuple(config)
     assert stored is not None
     values = stored.checkpoint["channel_values"]
-    assert values["findings"]
-    assert all(isinstance(f, Finding) for f in values["findings"])
+    assert values["findings"] == [Finding(chunk=0, relevance=7, answer="Ada Lovelace")]
     assert all(isinstance(d, DocumentText) for d in values["documents"])
+
+
+def checkpoint_ids(settings: Settings, thread_id: str) -> list[str]:
+    """The ids of every checkpoint item the table holds for the thread."""
+    repo = dynamodb_saver(settings.checkpoint_url or "").repo
+    return [stored for _, stored in repo.get_thread_checkpoint_info(thread_id)]
+
+
+async def test_a_thread_keeps_one_checkpoint_through_turns_imports_and_failures(
+    model: FakeChatModel, store: Settings
+) -> None:
+    thread = (await acreate_thread(settings=store)).thread_id
+    for turn in range(6):
+        await achat(
+            thread, f"Fact {turn}: crane {turn} was inspected.", model=model, settings=store
+        )
+        assert len(checkpoint_ids(store, thread)) == 1
+    history = [{"role": "user", "content": "Earlier: the pier was painted."}]
+    await aimport_messages(thread, history, model=model, settings=store)
+    kept = checkpoint_ids(store, thread)
+    assert len(kept) == 1
+    failing = FakeChatModel(fail_on="EXPLODE")
+    with pytest.raises(ModelError):
+        await achat(
+            thread,
+            "EXPLODE now",
+            model=failing,
+            settings=store.model_copy(update={"max_retries": 0}),
+        )
+    assert checkpoint_ids(store, thread) == kept  # the failed turn's checkpoint is gone
+    view = await aget_thread(thread, settings=store)
+    assert len(view.history) == 13  # every message is still there
+    assert thread in (await alist_threads(settings=store)).threads
 
 
 class Extra(BaseModel):
@@ -182,23 +226,26 @@ async def test_threads_are_listed_in_order_a_page_at_a_time(
 async def test_a_checkpoint_over_the_item_limit_goes_to_s3_and_comes_back(
     model: FakeChatModel, store: Settings
 ) -> None:
-    # ~1.1 MB of distinct sentences: still ~0.5 MB gzipped, over the 350 KB that sends
-    # a checkpoint to S3 (DynamoDB's item limit is 400 KB).
-    words = [uuid.uuid4().hex for _ in range(20_000)]
-    text = ROBOTICS_REPORT + " ".join(f"Ledger line {w} balanced." for w in words)
-    assert len(text) > 1_000_000
-    document = {"id": "ledger.md", "text": text}
-    reply = await achat(
-        "big", "Who is the chief executive?", documents=[document], model=model, settings=store
-    )
-    assert "Ingrid Halvorsen" in reply.reply
+    # A turn keeps no document (graph/state.py), so what grows a checkpoint is history:
+    # here ~1.1 MB of imported messages of distinct sentences, still ~0.5 MB gzipped, over
+    # the 350 KB that sends a checkpoint to S3 (DynamoDB's item limit is 400 KB).
+    history = [
+        {
+            "role": "user",
+            "content": " ".join(f"Ledger line {uuid.uuid4().hex} balanced." for _ in range(20)),
+        }
+        for _ in range(1_000)
+    ]
+    assert sum(len(m["content"]) for m in history) > 1_000_000
+    await aimport_messages("big", history, model=model, settings=store)
     keys = s3_keys(store)
     assert keys
     assert all(k.startswith("longdoc/big/") for k in keys)
+    reply = await achat("big", "Thanks!", model=model, settings=store)  # reads the offloaded state
+    assert reply.reply
     view = await aget_thread("big", settings=store)
-    assert view.history[0].content == "Who is the chief executive?"
-    await achat("big", "Thanks!", model=model, settings=store)  # reads the offloaded state
-    assert len((await aget_thread("big", settings=store)).history) == 4
+    assert len(view.history) == 1_002
+    assert view.history[0].content == history[0]["content"]
     await adelete_thread("big", settings=store)
     assert s3_keys(store) == []
 
@@ -212,12 +259,12 @@ async def test_without_a_bucket_a_large_checkpoint_is_a_storage_error_saying_so(
     await init_store(settings)
     await achat("small-first", "hello", model=model, settings=settings)
     # 680 KB of random base64 words, ~530 KB gzipped: over the 400 KB item limit.
-    text = " ".join(secrets.token_urlsafe(12) for _ in range(40_000))
-    document = {"id": "big.md", "text": text}
+    history = [
+        {"role": "user", "content": " ".join(secrets.token_urlsafe(12) for _ in range(400))}
+        for _ in range(100)
+    ]
     with pytest.raises(StorageError) as caught:
-        await achat(
-            "small-first", "read this", documents=[document], model=model, settings=settings
-        )
+        await aimport_messages("small-first", history, model=model, settings=settings)
     assert "s3_bucket" in caught.value.hint
     view = await aget_thread("small-first", settings=settings)
     assert [m.content for m in view.history] == ["hello", "You said: hello"]

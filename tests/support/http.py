@@ -15,7 +15,7 @@ from tests.support.fakes import FakeChatModel
 async def client_for(settings: Settings, model: Any = None) -> httpx.AsyncClient:
     """An httpx client of the app (in process), reading with the fake model by default."""
     app = create_app(settings, model=model if model is not None else FakeChatModel())
-    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://api")
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://localhost")
 
 
 def sse_events(text: str) -> list[tuple[str, dict[str, Any]]]:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import codecs
+import os
+import time
 from pathlib import Path
 
 import pytest
 
-from pipeline import InputError, Settings, TooLargeError, UnsupportedTypeError, ask
+from pipeline import InputError, Settings, TooLargeError, UnsupportedTypeError, aask, ask
 from pipeline.documents import from_bytes, load_documents
+from pipeline.documents.html import html_text
 from pipeline.documents.sniff import sniff_type
 from tests.support.documents import html_page, pdf_bytes
 from tests.support.fakes import FakeChatModel
@@ -65,8 +69,8 @@ def test_pdf_over_the_character_cap_is_refused() -> None:
 
 
 def test_pdf_parse_past_its_time_limit_is_refused() -> None:
-    hurried = Settings(pdf_timeout_s=0.001)
-    with pytest.raises(InputError, match="longer than"):
+    hurried = Settings(load_timeout_s=0.001)
+    with pytest.raises(TooLargeError, match="took more than"):
         from_bytes(pdf_bytes(["slow"]), "slow.pdf", hurried)
 
 
@@ -83,3 +87,65 @@ def test_loaded_pdf_documents_pass_validation_with_pages_intact() -> None:
     (document,) = load_documents([loaded], Settings())
     assert document.page_starts == loaded.page_starts
     assert document.text == loaded.text
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        codecs.BOM_UTF16_LE + "odd".encode("utf-16-le") + b"x",  # an odd byte count
+        codecs.BOM_UTF16_LE + b"a\x00\x00\xd8b\x00",  # a lone surrogate
+        codecs.BOM_UTF8 + b"ok \xff\xfe not UTF-8",  # invalid UTF-8 after the BOM
+    ],
+    ids=["utf16-odd-length", "utf16-lone-surrogate", "utf8-bom-then-invalid"],
+)
+def test_text_with_a_bom_that_does_not_decode_is_an_input_error_with_a_hint(raw: bytes) -> None:
+    with pytest.raises(InputError, match="not valid") as caught:
+        from_bytes(raw, "notes.txt", Settings())
+    assert "UTF" in caught.value.hint
+
+
+def test_an_html_page_over_its_cpu_budget_is_refused() -> None:
+    page = ("<html><body>" + "<b>word</b> " * 500_000 + "</body></html>").encode()  # 6 MB
+    with pytest.raises(TooLargeError, match="took more than"):
+        from_bytes(page, "big.html", Settings(load_timeout_s=0.05))
+
+
+def test_html_text_is_the_visible_text_for_awkward_markup() -> None:
+    page = (
+        "<p class='a>b' title=\"c>d\">quoted</p><!-- <p>hidden</p> --><p>x &lt; y &amp; z</p>"
+        "<noscript><p>no</p></noscript><template><p>no</p></template>"
+        "<script>if (a</b) {}</script><style>p{}</style><p>a < b</p><div>unclosed <a href='"
+    )
+    assert html_text(page) == "quoted\nx < y & z\na < b\nunclosed"
+
+
+async def test_cancelling_an_ask_stops_the_html_parse_it_started(tmp_path: Path) -> None:
+    page = tmp_path / "big.html"
+    page.write_text("<html><body>" + "<i></i>" * 1_200_000 + "<p>Acme was founded.</p>")
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(aask(page, "Who founded Acme?"), 0.3)
+    started = time.process_time()  # CPU of every thread of this process
+    await asyncio.sleep(0.5)
+    assert time.process_time() - started < 0.1
+
+
+def pdf_children() -> list[int]:
+    """Our child processes that are parsing a PDF."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == os.getpid() and b"pdf_worker" in cmdline:
+            found.append(int(stat.parent.name))
+    return found
+
+
+async def test_cancelling_an_ask_kills_the_pdf_parser_it_started(tmp_path: Path) -> None:
+    path = tmp_path / "report.pdf"
+    path.write_bytes(pdf_bytes(["Acme was founded in Bergen."] * 200))
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(aask(path, "Where was Acme founded?"), 0.1)
+    assert pdf_children() == []

@@ -13,7 +13,7 @@ from pipeline.engines.llm.embeddings import Embedder
 from pipeline.engines.meter import Meter
 from pipeline.graph.nodes import NodeFn
 from pipeline.graph.nodes.recall import remember, stamped
-from pipeline.graph.state import State
+from pipeline.graph.state import State, turn_reset
 from pipeline.memory.window import visible
 from pipeline.progress import emit
 from pipeline.results import Coverage, Usage
@@ -44,8 +44,8 @@ def make_chat(engine: Engine, embedder: Embedder | None = None) -> NodeFn:
             "conflicts": [],
             "missing_terms": [],
             "usage": Usage.total([*state.get("usage_log", []), *meter.records]).model_dump(),
-            "usage_log": meter.records,
             "messages": [turn, answer],
+            **turn_reset(),
         }
 
     return chat

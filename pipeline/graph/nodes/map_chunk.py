@@ -25,7 +25,8 @@ def make_map_chunk(engine: Engine, node: str = "map_chunk") -> NodeFn:
             message = (
                 exc.message if isinstance(exc, LongdocError) else f"{type(exc).__name__}: {exc}"
             )
-            finding = Finding(chunk=chunk_id, chunks=[chunk_id], error=message)
+            code = exc.code if isinstance(exc, LongdocError) else None
+            finding = Finding(chunk=chunk_id, chunks=[chunk_id], error=message, error_code=code)
         done = chunk_counter.increment(task["run"])
         emit(
             "chunk_done",

@@ -13,11 +13,11 @@ from pipeline.config import Settings
 from pipeline.engines.base import Engine
 from pipeline.engines.llm.embeddings import Embedder
 from pipeline.engines.meter import Meter
-from pipeline.errors import ModelError
+from pipeline.errors import ModelError, ModelTimeoutError
 from pipeline.graph.collapse import collapse
 from pipeline.graph.nodes import NodeFn
 from pipeline.graph.nodes.recall import remember, stamped
-from pipeline.graph.state import State, documents_of
+from pipeline.graph.state import State, documents_of, turn_reset
 from pipeline.progress import chunk_counter, emit
 from pipeline.results import Coverage, FailedChunk, Usage
 from pipeline.text.language import detect_language
@@ -31,7 +31,10 @@ def make_reduce(engine: Engine, settings: Settings, embedder: Embedder | None = 
         findings = sorted(state.get("findings", []), key=lambda f: f.chunk)
         failed = [f for f in findings if f.failed]
         if findings and len(failed) == len(findings):
-            raise ModelError(f"every chunk failed to be read; first error: {failed[0].error}")
+            # A model that timed out on every chunk is a timeout (504), as for one call.
+            timed_out = all(f.error_code == ModelTimeoutError.code for f in failed)
+            kind = ModelTimeoutError if timed_out else ModelError
+            raise kind(f"every chunk failed to be read; first error: {failed[0].error}")
         relevant = [f for f in findings if not f.failed and f.relevance >= settings.min_relevance]
         coverage = Coverage(
             chunks=len(state["chunks"]),
@@ -59,8 +62,8 @@ def make_reduce(engine: Engine, settings: Settings, embedder: Embedder | None = 
             "conflicts": draft.conflicts,
             "missing_terms": draft.missing_terms,
             "usage": Usage.total([*state.get("usage_log", []), *meter.records]).model_dump(),
-            "usage_log": meter.records,
             "messages": turn,
+            **turn_reset(),
         }
 
     return reduce

@@ -1,4 +1,7 @@
-"""route: validate the request, reset per-run channels, and choose chat or document mode."""
+"""route: validate the request, reset per-run channels, and choose chat or document mode.
+
+Only a chat turn (a run that names no `task`) is routed; ask and summarize always read.
+"""
 
 from __future__ import annotations
 
@@ -27,7 +30,9 @@ def make_route(engine: Engine, settings: Settings) -> NodeFn:
         meter = Meter("route")
         if not documents:
             mode: Literal["chat", "document"] = "chat"  # nothing to read: no model call needed
-        elif summarizing:
+        elif state.get("task") is not None:
+            # ask and summarize name their task and always read the documents: routing is
+            # for chat turns, and a document must not talk its way out of being read.
             mode = "document"
         else:
             mode = (await engine.route(question, documents, meter)).mode
