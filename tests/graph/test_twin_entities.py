@@ -145,3 +145,47 @@ def test_model_path_present_entity_cites_only_its_own_chunk() -> None:
     assert "4290-88" not in result.answer
     assert "5561-47" not in result.answer
     assert all("Lakeside" in c.quote for c in result.citations)
+
+
+LICENCES = """NORTHWIND DATA LICENCE AND HARBOUR DATA LICENCE
+Version 4, March 2021
+
+Under the Northwind Data Licence, a licensee who cures a violation within 45 days of
+notice has the licence reinstated.
+
+Under the Harbour Data Licence, a licensee who cures a violation within 30 days of
+notice has the licence reinstated.
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "fact", "other"),
+    [
+        # An acronym the text only spells out, and which of the two licences it names.
+        ("Under the NDL, within how many days must a violation be cured?", "45 days", "30 days"),
+        ("Under the HDL, within how many days must a violation be cured?", "30 days", "45 days"),
+        # Letters and a version number run together: the text writes 'Version 4'.
+        ("Under NDLv4, within how many days must a violation be cured?", "45 days", "30 days"),
+    ],
+)
+def test_name_the_document_spells_another_way_is_answered(
+    question: str, fact: str, other: str
+) -> None:
+    result = ask(LICENCES, question)
+    assert fact in result.answer
+    assert other not in result.answer
+    assert result.missing_terms == []
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Under the RDL, within how many days must a violation be cured?",  # no such initials
+        "Under NDLv7, within how many days must a violation be cured?",  # no version 7
+        "Under the Riverside Data Licence, within how many days must a violation be cured?",
+    ],
+)
+def test_acronym_or_version_the_documents_never_spell_gets_not_found(question: str) -> None:
+    result = ask(LICENCES, question)
+    assert result.answer == NOT_FOUND["en"]
+    assert result.citations == []

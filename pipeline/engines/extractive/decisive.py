@@ -20,6 +20,12 @@ never from a list of entity types:
 A decisive word the documents use in more than TOPIC_SHARE of their sentences is their
 topic ("Tesla" in an article on Tesla): a passage need not repeat it, so it is not
 required there, though a word the documents never use still ends the search.
+
+Some names are written one way in a question and another in the text, and are still
+there (see `aliases`): an acronym the documents spell out ("LGPL", whose text says
+"Lesser General Public License"), and a compound of letters and a number ("GPLv3",
+"MPL2") whose letters the documents use as a word and whose number they write. A name
+with no such spelling ("Riverside" beside Ashford and Lakeside) stays absent.
 """
 
 from __future__ import annotations
@@ -69,6 +75,10 @@ class Decisive:
     variants: dict[str, list[str]] = field(default_factory=dict)
     """Index term the documents lack -> index terms of their near spellings ('gandhi'
     for a question's 'ghandi'): a passage holding one may answer, with a caution."""
+    aliases: dict[str, list[str]] = field(default_factory=dict)
+    """Index term -> index terms of the documents' own way of writing that name: 'lgpl' ->
+    ['lesser'] (the rarest word of 'Lesser General Public License'), 'gplv3' -> ['gpl'].
+    A passage holding one names the thing, without caution: it is the same name."""
 
 
 def named_phrases(question: str) -> list[list[str]]:
@@ -208,7 +218,9 @@ def decide(question: str, terms: list[str], usage: Usage, texts: list[str]) -> D
     if question == question.lower():  # typed without capitals: words the documents write as names
         groups = [[t] for t, w in _surface(question).items() if t in terms and _is_name(t, usage)]
     surface = _surface(question)
+    aliases = {t: a for g in groups for t in g if (a := _alias(_part(t, surface), texts))}
     missing = list(dict.fromkeys(t for g in groups for t in g if not df.get(t)))
+    missing = [t for t in missing if t not in aliases]
     variants: dict[str, list[str]] = {}
     absent: list[str] = []
     if missing:
@@ -231,7 +243,93 @@ def decide(question: str, terms: list[str], usage: Usage, texts: list[str]) -> D
         words={t: surface.get(t, t) for g in groups for t in g},
         absent=absent,
         variants=variants,
+        aliases=aliases,
     )
+
+
+_PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+(?:\.\d+)*")
+_VERSION_MARK = re.compile(r"(?<=[A-Z])v(?=\d)")  # the 'v' of 'GPLv3': 'version'
+_CAPITALIZED_RUN = re.compile(r"[A-Z][^\W\d_]*(?:(?:[ \t]+|[ \t]*\n[ \t]*)[A-Z][^\W\d_]*)+")
+LEAST_ACRONYM = 2
+"""Letters an acronym needs to be read as the initials of a phrase: 'EU', 'GPL'."""
+
+
+def _part(term: str, surface: dict[str, str]) -> str:
+    """The piece of the question's word that spells `term`: 'LGPL' of 'LGPL-2.1' for 'lgpl',
+    not the whole word, whose number terms ('2', '1') are names of their own."""
+    word = surface.get(term, term)
+    return next((p for p in re.split(r"[-.'’]", word) if tokens(p) == [term]), word)
+
+
+def _alias(word: str, texts: list[str]) -> list[str]:
+    """Index terms of how the documents write the name `word`, when the question writes it
+    another way (see module doc); empty when they don't, or write it as the question does.
+
+    'GPLv3' in the GPL's own text, which writes 'GPL' and 'Version 3' but never 'GPLv3',
+    -> ['gpl', 'general'] (the letters, and the rarest word of what they abbreviate).
+    """
+    if _HAS_CJK.search(word):
+        return []
+    parts = _PARTS.findall(_VERSION_MARK.sub(" ", word))
+    letters = [p for p in parts if not p[0].isdigit() and len(p) >= LEAST_ACRONYM]
+    numbers = [p for p in parts if p[0].isdigit()]
+    if numbers and letters and len(parts) > 1:  # a compound: 'GPLv3', 'MPL2'
+        if _count(word, texts):
+            return []  # written as the question writes it: no alias needed
+        if not all(_written(n, texts) for n in numbers):
+            return []
+        found: list[str] = []
+        for part in letters:
+            spelled = ([tokens(part)[0]] if tokens(part) and _count(part, texts) else []) + (
+                _spelled_out(part, texts) if part.isupper() else []
+            )
+            if not spelled:
+                return []
+            found += spelled
+        return list(dict.fromkeys(found))
+    if len(parts) == 1 and word.isupper() and word.isalpha():
+        return _spelled_out(word, texts)
+    return []
+
+
+def _spelled_out(acronym: str, texts: list[str]) -> list[str]:
+    """The rarest word, as an index term, of the capitalized phrase the documents use most
+    whose initials spell `acronym`: 'LGPL' -> 'lesser' in the LGPL ('GNU Lesser General
+    Public License'); [] when no phrase fits. The rarest word is what tells the phrase from
+    its neighbours ('Lesser' from the 'General Public License' of the GPL)."""
+    if len(acronym) < LEAST_ACRONYM:
+        return []
+    size = len(acronym)
+    phrases: dict[tuple[str, ...], int] = {}
+    for text in texts:
+        for match in _CAPITALIZED_RUN.finditer(text):
+            words = match.group().split()
+            for i in range(len(words) - size + 1):
+                window = words[i : i + size]
+                if "".join(w[0] for w in window) == acronym:
+                    key = tuple(w.lower() for w in window)
+                    phrases[key] = phrases.get(key, 0) + 1
+    if not phrases:
+        return []
+    phrase = max(phrases, key=lambda k: phrases[k])
+    indexed = [w for w in phrase if tokens(w)]
+    if not indexed:
+        return []
+    rarest = min(indexed, key=lambda w: _count(w, texts))
+    return tokens(rarest)[:1]
+
+
+def _count(word: str, texts: list[str]) -> int:
+    """Uses of `word` as a whole word in `texts`, ignoring case."""
+    pattern = re.compile(rf"(?<![^\W_]){re.escape(word)}(?![^\W_])", re.IGNORECASE)
+    return sum(len(pattern.findall(fold(text))) for text in texts)
+
+
+def _written(number: str, texts: list[str]) -> bool:
+    """Whether `texts` write `number` as a number of its own: '3' in 'Version 3', not in
+    '2.3' or '30'."""
+    pattern = re.compile(rf"(?<![\w.]){re.escape(number)}(?![\w]|\.\d)")
+    return any(pattern.search(text) for text in texts)
 
 
 def _terms_of(words: list[str], terms: list[str]) -> list[str]:

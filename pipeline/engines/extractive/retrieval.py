@@ -247,7 +247,9 @@ def build_query(question: str, texts: list[str]) -> Query:
     usage = _usage(terms, texts)
     decisive = decide(question, terms, usage, texts)
     # A misspelt name ('Ghandi') is searched as the documents spell it ('Gandhi').
+    # ... and a name the documents write their own way ('LGPL') as they write it too.
     spellings = [v for variants in decisive.variants.values() for v in variants]
+    spellings += [a for aliases in decisive.aliases.values() for a in aliases]
     if spellings:
         terms = [t for t in terms if t not in decisive.variants]
         terms += [v for v in spellings if v not in terms]
@@ -332,7 +334,11 @@ def score_sentences(text: str, query: Query, passages: Passages | None = None) -
     total_idf = sum(query.idf.values()) or 1.0
     paragraph, paragraph_terms = _paragraph_scores(passages.blocks, counts, query)
     variants = query.decisive.variants
-    required = [[s for t in g for s in variants.get(t, [t])] for g in query.decisive.groups]
+    aliases = query.decisive.aliases
+    required = [
+        [s for t in g for s in [*variants.get(t, [t]), *aliases.get(t, [])]]
+        for g in query.decisive.groups
+    ]
     words = [" ".join(query.decisive.words.get(t, t) for t in g) for g in query.decisive.groups]
     heading = passages.labels
     defines = asks_what_is(query.question)
