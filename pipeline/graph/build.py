@@ -15,6 +15,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
+from pipeline.cache import CacheScope, open_chunk_cache
 from pipeline.config import Settings
 from pipeline.engines.factory import make_engine
 from pipeline.graph.nodes.chat import make_chat
@@ -43,14 +44,16 @@ def build_graph(
     """
     settings = settings or Settings()
     engine = make_engine(model, settings)
+    cache = open_chunk_cache(settings) if engine.cache_identity else None
+    scope = CacheScope.of(engine.cache_identity, settings) if engine.cache_identity else None
 
     graph = StateGraph(State, input_schema=InputState, output_schema=OutputState)
     graph.add_node("route", make_route(engine, settings))
     graph.add_node("split", make_split(engine, settings))
-    graph.add_node("map_chunk", make_map_chunk(engine))
+    graph.add_node("map_chunk", make_map_chunk(engine, cache=cache, scope=scope))
     graph.add_node("reduce", make_reduce(engine, settings))
     graph.add_node("compress", make_compress(engine, settings))
-    graph.add_node("fold_chunk", make_map_chunk(engine, node=FOLD_USAGE))
+    graph.add_node("fold_chunk", make_map_chunk(engine, FOLD_USAGE, cache=cache, scope=scope))
     graph.add_node("fold", make_fold(engine, settings))
     graph.add_node("chat", make_chat(engine))
 
