@@ -23,19 +23,20 @@ FORMAT = 1
 """Bumped when what a cached reading means changes (how code turns a reply into a Finding)."""
 
 MAP_PROMPTS = (
-    prompts.DATA_RULE,
-    prompts.MAP_ASK_SYSTEM,
-    prompts.MAP_ASK_USER,
-    prompts.MAP_SUMMARIZE_SYSTEM,
-    prompts.MAP_SUMMARIZE_USER,
-    prompts.SUMMARY_DEFAULT_INSTRUCTIONS,
-    prompts.MEMORY_INSTRUCTIONS,
+    "DATA_RULE",
+    "MAP_ASK_SYSTEM",
+    "MAP_ASK_USER",
+    "MAP_SUMMARIZE_SYSTEM",
+    "MAP_SUMMARIZE_USER",
+    "SUMMARY_DEFAULT_INSTRUCTIONS",
+    "MEMORY_INSTRUCTIONS",
 )
+"""The prompts (names in pipeline/prompts.py) that shape a chunk's reading."""
 
 
 def prompt_version() -> str:
     """A hash of every prompt the map step sends: editing any of them changes every key."""
-    return _digest(list(MAP_PROMPTS))[:16]
+    return _digest([getattr(prompts, name) for name in MAP_PROMPTS])[:16]
 
 
 @dataclass(frozen=True)

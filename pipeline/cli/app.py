@@ -21,6 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from pipeline.batch.items import BatchOptions
 from pipeline.batch.plan import plan
 from pipeline.batch.runner import preview, run_batch
+from pipeline.cli.cache import cache_app
 from pipeline.cli.chat import chat_command
 from pipeline.cli.display import LiveDisplay, PlainDisplay, summary_table
 from pipeline.cli.errors import EXIT_ERROR, EXIT_INTERRUPTED, print_error
@@ -176,6 +177,7 @@ def serve_command(
 
 
 app.command("chat")(chat_command)
+app.add_typer(cache_app)
 
 
 def _stdin_document() -> dict[str, str]:

@@ -42,10 +42,12 @@ README_SETTINGS = (
     "summary_words",
     "answer_sentences",
     "checkpoint_url",
+    "cache",
     "memory_token_budget",
     "data_dir",
     "max_document_mb",
     "api_keys",
+    "ray_address",
 )
 
 
