@@ -3,29 +3,29 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Literal
 
 from pipeline.results import Usage
 
 Format = Literal["md", "json"]
 Status = Literal["done", "skipped", "failed"]
+Executor = Literal["local", "ray"]
 
 
 @dataclass(frozen=True)
 class BatchItem:
-    """One source file and where its summary goes."""
+    """One source file and where its summary goes: local paths, or URLs (s3://...)."""
 
-    source: Path
-    output: Path
+    source: str
+    output: str
 
 
 @dataclass
 class FileOutcome:
     """What happened to one file in a batch run."""
 
-    source: Path
-    output: Path
+    source: str
+    output: str
     status: Status
     error: str | None = None
     usage: Usage = field(default_factory=Usage)
@@ -41,3 +41,8 @@ class BatchOptions:
     words: int | None = None
     force: bool = False
     concurrency: int = 2
+    """Files in flight at once: in this process (local), or in each Ray worker."""
+    executor: Executor = "local"
+    ray_address: str = ""
+    """The Ray cluster to run on (executor="ray"); empty: Settings.ray_address, else a new
+    local Ray instance."""

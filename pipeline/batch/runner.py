@@ -5,20 +5,13 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
+from pipeline.batch import storage
 from pipeline.batch.items import BatchItem, BatchOptions, FileOutcome
-from pipeline.batch.outputs import (
-    Manifest,
-    fingerprint,
-    is_current,
-    remove_stale_temps,
-    render,
-    write_atomically,
-)
+from pipeline.batch.outputs import Manifest, fingerprint, is_current, render
 from pipeline.config import Settings
 from pipeline.documents import from_bytes
 from pipeline.errors import LongdocError
@@ -26,6 +19,7 @@ from pipeline.results import SummaryResult
 from pipeline.service import stream_summarize
 
 EventSink = Callable[[dict[str, Any]], None]
+Stamp = dict[str, str]
 
 
 def preview(
@@ -35,9 +29,8 @@ def preview(
     result = []
     for item in items:
         try:
-            current = is_current(
-                item.output, fingerprint(item.source.read_bytes(), settings, options)
-            )
+            raw = storage.read_bytes(item.source)
+            current = is_current(item.output, fingerprint(raw, settings, options))
         except OSError:
             current = False
         result.append((item, current and not options.force))
@@ -46,45 +39,66 @@ def preview(
 
 async def run_batch(
     items: list[BatchItem],
-    out_dir: Path,
+    out_dir: str,
     options: BatchOptions,
     *,
     settings: Settings,
     model: BaseChatModel | None = None,
     on_event: EventSink | None = None,
 ) -> list[FileOutcome]:
-    """Summarize every item, `options.concurrency` files at a time; failures don't stop it."""
-    remove_stale_temps(out_dir)
+    """Summarize every item; failures don't stop it. Outcomes come back in item order.
+
+    `options.executor` says where: "local" runs `options.concurrency` files at a time in
+    this process, "ray" spreads them over a Ray cluster (pipeline/batch/ray_executor.py).
+    Either way each output is written whole with its stamp, current outputs are skipped
+    and every file gets a manifest line.
+    """
+    storage.remove_stale_temps(out_dir)
     manifest = Manifest(out_dir)
-    slots = asyncio.Semaphore(options.concurrency)
     emit = on_event or (lambda event: None)
+    try:
+        if options.executor == "ray":
+            from pipeline.batch.ray_executor import run_on_ray
 
-    async def one(item: BatchItem) -> FileOutcome:
-        async with slots:
-            return await _summarize_one(item, options, settings, model, manifest, emit)
+            return await run_on_ray(items, options, settings, model, manifest, emit)
+        slots = asyncio.Semaphore(options.concurrency)
 
-    return list(await asyncio.gather(*(one(item) for item in items)))
+        async def one(item: BatchItem) -> FileOutcome:
+            async with slots:
+                outcome, stamp = await summarize_file(item, options, settings, model, emit)
+                manifest.record(outcome, stamp)
+                emit({"event": "file_done", "source": item.source, "outcome": outcome})
+                return outcome
+
+        return list(await asyncio.gather(*(one(item) for item in items)))
+    finally:
+        manifest.close()
 
 
-async def _summarize_one(
+async def summarize_file(
     item: BatchItem,
     options: BatchOptions,
     settings: Settings,
     model: BaseChatModel | None,
-    manifest: Manifest,
     emit: EventSink,
-) -> FileOutcome:
+) -> tuple[FileOutcome, Stamp | None]:
+    """One file: skipped when its output is current, else summarized and written whole.
+
+    Any failure of this one file (unreadable, not a document, every chunk failed, even
+    an unexpected error) is its outcome, never an exception that stops the batch.
+    """
     started = time.monotonic()
-    stamp: dict[str, str] | None = None
+    stamp: Stamp | None = None
     emit({"event": "file_start", "source": item.source})
     try:
-        raw = item.source.read_bytes()
+        raw = await asyncio.to_thread(storage.read_bytes, item.source)
         stamp = fingerprint(raw, settings, options)
-        if not options.force and is_current(item.output, stamp):
+        if not options.force and await asyncio.to_thread(is_current, item.output, stamp):
             outcome = FileOutcome(item.source, item.output, "skipped")
         else:
             # The bytes already read for the stamp, so each file is read once.
-            document = await asyncio.to_thread(from_bytes, raw, item.source.name, settings)
+            name = storage.name(item.source)
+            document = await asyncio.to_thread(from_bytes, raw, name, settings)
             result: SummaryResult | None = None
             async for event in stream_summarize(
                 document,
@@ -98,12 +112,16 @@ async def _summarize_one(
                 else:
                     emit({**event, "source": item.source})
             assert result is not None
-            write_atomically(item.output, render(result, item, stamp, options.fmt))
+            text = render(result, item, stamp, options.fmt)
+            await asyncio.to_thread(storage.write_whole, item.output, text)
             outcome = FileOutcome(item.source, item.output, "done", usage=result.usage)
-    except (LongdocError, OSError) as exc:
-        message = exc.message if isinstance(exc, LongdocError) else f"{type(exc).__name__}: {exc}"
-        outcome = FileOutcome(item.source, item.output, "failed", error=message)
+    except Exception as exc:  # one bad file is reported; the rest go on
+        outcome = FileOutcome(item.source, item.output, "failed", error=_reason(exc))
     outcome.seconds = time.monotonic() - started
-    manifest.record(outcome, stamp)
-    emit({"event": "file_done", "source": item.source, "outcome": outcome})
-    return outcome
+    return outcome, stamp
+
+
+def _reason(exc: Exception) -> str:
+    if isinstance(exc, LongdocError):
+        return exc.message
+    return f"{type(exc).__name__}: {exc}"[:500]

@@ -90,15 +90,29 @@ def summarize_command(
         typer.Argument(help="Files, folders (recursive) or glob patterns.", metavar="PATH..."),
     ],
     out_dir: Annotated[
-        Path | None,
-        typer.Option("--out", help="Write one summary per file here (needed for several)."),
+        str | None,
+        typer.Option(
+            "--out", help="Write one summary per file here, a folder or URL (needed for several)."
+        ),
     ] = None,
     words: Annotated[int | None, typer.Option("--words", "--length", help="Target words.")] = None,
     instructions: Annotated[
         str | None, typer.Option(help="What the summary should focus on.")
     ] = None,
     fmt: Annotated[str, typer.Option("--format", help="Output format: md or json.")] = "md",
-    concurrency: Annotated[int, typer.Option(min=1, help="Files in flight at once.")] = 2,
+    concurrency: Annotated[
+        int, typer.Option(min=1, help="Files in flight at once (per worker with ray).")
+    ] = 2,
+    executor: Annotated[
+        str, typer.Option(help="Where files are summarized: local (this process) or ray.")
+    ] = "local",
+    ray_address: Annotated[
+        str | None,
+        typer.Option(
+            help="Ray cluster (host:port, auto); default LONGDOC_RAY_ADDRESS, else a "
+            "new local Ray instance."
+        ),
+    ] = None,
     force: Annotated[bool, typer.Option(help="Redo files whose summary is up to date.")] = False,
     dry_run: Annotated[bool, typer.Option(help="Only show what would be done.")] = False,
     quiet: Annotated[bool, typer.Option(help="Print only the closing table.")] = False,
@@ -107,6 +121,10 @@ def summarize_command(
     """Summarize documents, citing the sentences used; with --out, a whole folder of them."""
     if fmt not in ("md", "json"):
         raise typer.BadParameter("must be md or json", param_hint="--format")
+    if executor not in ("local", "ray"):
+        raise typer.BadParameter("must be local or ray", param_hint="--executor")
+    if out_dir is None and (executor != "local" or ray_address is not None):
+        raise typer.BadParameter("--executor and --ray-address need --out DIR", param_hint="--out")
     if out_dir is None:
         single = len(paths) == 1 and not glob.has_magic(paths[0]) and not Path(paths[0]).is_dir()
         if not single or dry_run:
@@ -129,12 +147,14 @@ def summarize_command(
         words=words,
         force=force,
         concurrency=concurrency,
+        executor="ray" if executor == "ray" else "local",
+        ray_address=ray_address or "",
     )
     raise typer.Exit(_run(lambda: _summarize_batch(paths, out_dir, options, dry_run, quiet)))
 
 
 def _summarize_batch(
-    paths: list[str], out_dir: Path, options: BatchOptions, dry_run: bool, quiet: bool
+    paths: list[str], out_dir: str, options: BatchOptions, dry_run: bool, quiet: bool
 ) -> int:
     """Run (or with dry_run, list) a batch; exit code 1 if any file failed."""
     settings = Settings()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console, Group
@@ -18,6 +17,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from pipeline.batch import storage
 from pipeline.batch.items import FileOutcome
 
 
@@ -67,7 +67,7 @@ class LiveDisplay:
             TextColumn("  {task.description}"), BarColumn(), MofNCompleteColumn(), console=console
         )
         self.task = self.overall.add_task("files", total=total, tokens=0, failed=0)
-        self.in_flight: dict[Path, TaskID] = {}
+        self.in_flight: dict[str, TaskID] = {}
         self.tokens = 0
         self.failed = 0
         self.live = Live(Group(self.overall, self.files), console=console, refresh_per_second=8)
@@ -80,10 +80,10 @@ class LiveDisplay:
         self.live.__exit__(None, None, None)
 
     def __call__(self, event: dict[str, Any]) -> None:
-        source: Path = event["source"]
+        source: str = event["source"]
         kind = event["event"]
-        if kind == "file_start":
-            self.in_flight[source] = self.files.add_task(source.name, total=None)
+        if kind == "file_start" and source not in self.in_flight:
+            self.in_flight[source] = self.files.add_task(storage.name(source), total=None)
         elif kind == "split" and source in self.in_flight:
             self.files.update(self.in_flight[source], total=event["chunks"])
         elif kind == "chunk_done" and source in self.in_flight:
@@ -109,5 +109,5 @@ def summary_table(outcomes: list[FileOutcome]) -> Table:
     failed = [o for o in outcomes if o.status == "failed"]
     table.add_row("[red]failed", str(len(failed)), "")
     for outcome in failed:
-        table.add_row("", "", f"{outcome.source.name}: {outcome.error}")
+        table.add_row("", "", f"{storage.name(outcome.source)}: {outcome.error}")
     return table

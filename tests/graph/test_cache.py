@@ -52,7 +52,8 @@ def test_the_same_question_twice_reads_no_chunk_the_second_time() -> None:
     second = ask(text, QUESTION, model=second_model, settings=settings)
     chunks = first.coverage.chunks
     assert chunks > 5
-    assert map_calls(first_model) == chunks and first.usage.cached_reads == 0
+    assert map_calls(first_model) == chunks
+    assert first.usage.cached_reads == 0
     assert map_calls(second_model) == 0
     assert second.usage.cached_reads == chunks == second.coverage.read
     assert second.usage.by_node["map_chunk"].calls == 0
@@ -71,7 +72,8 @@ async def test_cached_chunks_still_report_progress_marked_cached() -> None:
         async for e in stream_ask(text, QUESTION, model=FakeChatModel(), settings=settings)
         if isinstance(e, dict) and e["event"] == "chunk_done"
     ]
-    assert events and all(e["cached"] for e in events)
+    assert events
+    assert all(e["cached"] for e in events)
     assert sorted(e["done"] for e in events) == list(range(1, len(events) + 1))
 
 
@@ -256,7 +258,8 @@ def test_cli_shows_and_clears_the_cache(tmp_path: Path) -> None:
     assert run("ask", str(doc), QUESTION).returncode == 0
     assert "hits     1" in run("cache", "stats").stdout
     cleared = run("cache", "clear")
-    assert cleared.returncode == 0 and "dropped 1 " in cleared.stdout
+    assert cleared.returncode == 0
+    assert "dropped 1 " in cleared.stdout
     assert "readings 0" in run("cache", "stats").stdout
     off = subprocess.run(
         [str(LONGDOC), "cache", "stats"],
@@ -265,7 +268,8 @@ def test_cli_shows_and_clears_the_cache(tmp_path: Path) -> None:
         env={**env, "LONGDOC_CACHE": "off"},
         timeout=60,
     )
-    assert off.returncode == 1 and "off" in off.stderr
+    assert off.returncode == 1
+    assert "off" in off.stderr
 
 
 POSTGRES = os.environ.get("TEST_POSTGRES_URL")

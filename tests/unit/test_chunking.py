@@ -123,7 +123,8 @@ def test_the_breaks_fed_in_decide_where_cuts_may_fall() -> None:
 def test_text_without_any_break_is_cut_at_words_then_hard() -> None:
     words = "cargo " * 3000
     cuts = content_defined_cuts(words, Sizes.up_to(1000))
-    assert cuts and all(words[cut - 1] == " " for cut in cuts)
+    assert cuts
+    assert all(words[cut - 1] == " " for cut in cuts)
     solid = "x" * 3000
     assert content_defined_cuts(solid, Sizes.up_to(1000)) == [1000, 2000]
 

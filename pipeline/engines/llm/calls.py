@@ -14,6 +14,7 @@ from email.utils import parsedate_to_datetime
 from typing import Any, TypeVar
 
 from pipeline.config import Settings
+from pipeline.engines.llm.shared_limit import shared_slot
 from pipeline.errors import ModelError, ModelTimeoutError
 
 T = TypeVar("T")
@@ -106,7 +107,8 @@ async def call_model(make_call: Callable[[], Awaitable[T]], settings: Settings) 
     attempt = 0
     while True:
         try:
-            async with call_slots(settings.max_concurrency):
+            async with call_slots(settings.max_concurrency), shared_slot():
+                # The timeout covers the call, not the wait for a slot.
                 return await asyncio.wait_for(make_call(), settings.call_timeout_s)
         except Exception as exc:
             attempt += 1
