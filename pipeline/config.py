@@ -26,15 +26,17 @@ class Settings(BaseSettings):
         env_prefix="LONGDOC_", env_file=".env", extra="ignore", frozen=True
     )
 
-    provider: Literal["extractive", "openai", "databricks"] = setting(
+    provider: Literal["extractive", "openai", "databricks", "watsonx"] = setting(
         "extractive",
         description="Who reads: the built-in `extractive` engine (no model), any OpenAI-compatible "
-        "server (`openai`), or a Databricks serving endpoint (`databricks`).",
+        "server (`openai`), a Databricks serving endpoint (`databricks`), or IBM watsonx.ai "
+        "(`watsonx`).",
         shapes_output=True,
     )
     model: str = setting(
         "",
-        description="Chat model name (Databricks: serving endpoint name); needed by a provider.",
+        description="Chat model name (Databricks: serving endpoint name; watsonx: model id, e.g. "
+        "ibm/granite-3-3-8b-instruct); needed by a provider.",
         shapes_output=True,
     )
     map_model: str = setting(
@@ -49,11 +51,34 @@ class Settings(BaseSettings):
     )
     base_url: str = setting(
         "",
-        description="Server URL; empty falls back to OPENAI_BASE_URL (openai) or DATABRICKS_HOST.",
+        description="Server URL; empty falls back to OPENAI_BASE_URL (openai), DATABRICKS_HOST or "
+        "WATSONX_URL.",
         shapes_output=True,
     )
     api_key: SecretStr | None = setting(
-        None, description="API key; unset falls back to OPENAI_API_KEY or DATABRICKS_TOKEN."
+        None,
+        description="API key; unset falls back to OPENAI_API_KEY, DATABRICKS_TOKEN or "
+        "WATSONX_API_KEY.",
+    )
+    watsonx_project_id: str = setting(
+        "",
+        description="watsonx.ai project that runs the calls; empty falls back to "
+        "WATSONX_PROJECT_ID.",
+    )
+    watsonx_space_id: str = setting(
+        "",
+        description="watsonx.ai deployment space, instead of a project; empty falls back to "
+        "WATSONX_SPACE_ID.",
+    )
+    watsonx_auth_url: str = setting(
+        "",
+        description="Full URL that exchanges the watsonx API key for a token; empty: IBM Cloud "
+        "IAM's, as the SDK picks it.",
+    )
+    watsonx_platform_url: str = setting(
+        "",
+        description="watsonx.ai data platform URL, for a LONGDOC_BASE_URL outside IBM Cloud's "
+        "regions (a private gateway or a test server); empty: derived from the URL.",
     )
     temperature: float | None = setting(
         0.0,
@@ -72,7 +97,7 @@ class Settings(BaseSettings):
     structured_method: Literal["auto", "json_schema", "function_calling", "json_mode"] = setting(
         "auto",
         description="How typed replies are asked for; auto: json_schema on openai, "
-        "function_calling on databricks.",
+        "function_calling on databricks and watsonx.",
         shapes_output=True,
     )
 
@@ -146,8 +171,8 @@ class Settings(BaseSettings):
     )
     checkpoint_url: str | None = setting(
         None,
-        description="postgresql://... keeps chat threads (and the chunk cache) in PostgreSQL; "
-        "unset: SQLite in data_dir.",
+        description="postgresql://... or dynamodb://TABLE?region=... keeps chat threads in "
+        "PostgreSQL or DynamoDB (the chunk cache: PostgreSQL only); unset: SQLite in data_dir.",
     )
     cache: Literal["on", "off"] = setting(
         "on",

@@ -132,6 +132,15 @@ class ChatResult(BaseModel):
     compressed: bool = False
 
 
+class ThreadList(BaseModel):
+    """A page of thread ids in order; pass `next_after` as `after` to get the next page."""
+
+    threads: list[str] = Field(default_factory=list)
+    next_after: str | None = Field(
+        None, description="The last id of a full page; None when there are no more threads."
+    )
+
+
 class ThreadView(BaseModel):
     """A thread as stored: the running summary, what the model sees, and every message."""
 

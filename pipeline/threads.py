@@ -21,13 +21,15 @@ from pipeline.errors import InputError, NotFoundError
 from pipeline.graph.build import abuild_graph
 from pipeline.inputs import valid_message
 from pipeline.memory.window import summary_message, visible
-from pipeline.results import ChatResult, ThreadMessage, ThreadView
+from pipeline.results import ChatResult, ThreadList, ThreadMessage, ThreadView
 from pipeline.storage.checkpoint import Saver, open_checkpointer
+from pipeline.storage.listing import thread_ids
 from pipeline.storage.locks import thread_lock
 from pipeline.text.messages import message_text
 
 _THREAD_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
 _ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool"}
+MAX_PAGE = 1000
 
 # One turn at a time per thread: two interleaved turns would both read the same history
 # and the second write would drop the first's messages. Tasks of this process queue on
@@ -125,6 +127,24 @@ async def adelete_thread(
         await saver.adelete_thread(thread_id)
 
 
+async def alist_threads(
+    *,
+    after: str | None = None,
+    limit: int = 100,
+    settings: Settings | None = None,
+    checkpointer: Saver | None = None,
+) -> ThreadList:
+    """Thread ids in order, `limit` at a time, starting after the id `after`."""
+    settings = settings or Settings()
+    if after is not None:
+        _check_id(after)
+    if not 1 <= limit <= MAX_PAGE:
+        raise InputError(f"limit must be 1-{MAX_PAGE}, not {limit}")
+    async with _store(settings, checkpointer) as saver:
+        ids = await thread_ids(saver, after, limit)
+    return ThreadList(threads=ids, next_after=ids[-1] if len(ids) == limit else None)
+
+
 async def acheck_checkpointer(settings: Settings, checkpointer: Saver | None = None) -> None:
     """Raise StorageError unless the thread store answers a read."""
     async with _store(settings, checkpointer) as saver:
@@ -153,6 +173,13 @@ def chat(
 def get_thread(thread_id: str, *, settings: Settings | None = None) -> ThreadView:
     """Synchronous `aget_thread`."""
     return asyncio.run(aget_thread(thread_id, settings=settings))
+
+
+def list_threads(
+    *, after: str | None = None, limit: int = 100, settings: Settings | None = None
+) -> ThreadList:
+    """Synchronous `alist_threads`."""
+    return asyncio.run(alist_threads(after=after, limit=limit, settings=settings))
 
 
 def delete_thread(thread_id: str, *, settings: Settings | None = None) -> None:

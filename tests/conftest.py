@@ -13,8 +13,18 @@ from tests.support.fakes import FakeChatModel
 from tests.support.openai_server import OpenAIServer, running_server
 
 # Provider keys and URLs would point tests at real services, and tracing variables
-# would send runs to LangSmith: tests never touch the network.
-_ISOLATED_PREFIXES = ("LONGDOC_", "OPENAI_", "DATABRICKS_", "LANGSMITH_", "LANGCHAIN_")
+# would send runs to LangSmith: tests never touch the network. The watsonx SDK also
+# writes WX_CLIENT_* itself; AWS_* would hand boto3 a developer's real account.
+_ISOLATED_PREFIXES = (
+    "LONGDOC_",
+    "OPENAI_",
+    "DATABRICKS_",
+    "WATSONX_",
+    "WX_CLIENT_",
+    "AWS_",
+    "LANGSMITH_",
+    "LANGCHAIN_",
+)
 
 
 @pytest.fixture(autouse=True)

@@ -1,8 +1,8 @@
-"""Chat threads: create, run a turn (optionally with documents), read, delete."""
+"""Chat threads: create, list, run a turn (optionally with documents), read, delete."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 
 from api.bodies import MessageForm, MessageRequest, request_body
 from api.errors import documented
@@ -11,8 +11,15 @@ from api.limits import Admission
 from api.runs import request_deadline
 from pipeline import errors
 from pipeline.config import Settings
-from pipeline.results import ChatResult, ThreadView
-from pipeline.threads import achat, acreate_thread, adelete_thread, aget_thread
+from pipeline.results import ChatResult, ThreadList, ThreadView
+from pipeline.threads import (
+    MAX_PAGE,
+    achat,
+    acreate_thread,
+    adelete_thread,
+    aget_thread,
+    alist_threads,
+)
 
 router = APIRouter(prefix="/v1/threads", tags=["threads"])
 
@@ -31,6 +38,20 @@ _NOT_FOUND = documented({errors.NotFoundError: "No thread has this id.", **_STOR
 )
 async def create_thread(request: Request) -> ThreadView:
     return await acreate_thread(settings=request.app.state.settings)
+
+
+@router.get(
+    "",
+    response_model=ThreadList,
+    responses=documented({errors.InputError: "An invalid `after` id.", **_STORE_DOWN}),
+    summary="List thread ids in order, a page at a time",
+)
+async def list_threads(
+    request: Request,
+    after: str | None = Query(None, description="List the ids after this one."),
+    limit: int = Query(100, ge=1, le=MAX_PAGE, description="Most ids in the page."),
+) -> ThreadList:
+    return await alist_threads(after=after, limit=limit, settings=request.app.state.settings)
 
 
 @router.post(

@@ -25,6 +25,7 @@ from pipeline.cli.cache import cache_app
 from pipeline.cli.chat import chat_command
 from pipeline.cli.display import LiveDisplay, PlainDisplay, summary_table
 from pipeline.cli.errors import EXIT_ERROR, EXIT_INTERRUPTED, print_error
+from pipeline.cli.store import store_app
 from pipeline.config import Settings
 from pipeline.documents import Documents
 from pipeline.errors import LongdocError
@@ -198,6 +199,7 @@ def serve_command(
 
 app.command("chat")(chat_command)
 app.add_typer(cache_app)
+app.add_typer(store_app, name="store")
 
 
 def _stdin_document() -> dict[str, str]:

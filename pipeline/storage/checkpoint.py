@@ -1,9 +1,12 @@
-"""Opening the checkpointer that keeps chat threads: SQLite by default, PostgreSQL by URL."""
+"""Opening the checkpointer that keeps chat threads: SQLite by default, PostgreSQL or DynamoDB
+by URL; and creating a store's tables (`longdoc store init`)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import lru_cache
 from typing import Any
 
 import aiosqlite
@@ -16,6 +19,8 @@ from pipeline.errors import ConfigError, StorageError
 
 Saver = BaseCheckpointSaver[Any]
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+DYNAMODB_SCHEME = "dynamodb://"
+AWS_HINT = "pip install 'longdoc[aws]'"
 
 # Our own types stored in graph state. Naming them switches the serializer to strict
 # mode: it revives only LangChain's safe types and these, never arbitrary classes.
@@ -43,9 +48,14 @@ async def open_checkpointer(settings: Settings) -> AsyncIterator[Saver]:
     if url and url.startswith(POSTGRES_SCHEMES):
         async with _postgres(url) as saver:
             yield saver
+    elif url and url.startswith(DYNAMODB_SCHEME):
+        # Built once per process (boto3 clients are slow to make and thread-safe); no
+        # request is sent until the first read or write.
+        yield await asyncio.to_thread(dynamodb_saver, url)
     elif url:
         raise ConfigError(
-            f"LONGDOC_CHECKPOINT_URL must be a postgresql:// URL, not {url.split(':', 1)[0]}://",
+            "LONGDOC_CHECKPOINT_URL must be a postgresql:// or dynamodb:// URL, not "
+            f"{url.split(':', 1)[0]}://",
             hint="Unset it to keep threads in SQLite under LONGDOC_DATA_DIR.",
         )
     else:
@@ -75,3 +85,40 @@ async def _postgres(url: str) -> AsyncIterator[Saver]:
     except OperationalError as exc:
         host = url.split("@")[-1]
         raise StorageError(f"cannot reach PostgreSQL at {host}: {exc}".strip()[:300]) from exc
+
+
+@lru_cache(maxsize=8)
+def dynamodb_saver(url: str) -> Saver:
+    """The checkpointer of a dynamodb:// URL (storage/dynamodb.py), shared by every request."""
+    try:
+        from pipeline.storage.dynamodb import LongdocDynamoDBSaver, parse_url
+    except ImportError as exc:
+        raise needs_aws(exc) from None
+    saver: Saver = LongdocDynamoDBSaver(parse_url(url), _serde())
+    return saver
+
+
+def needs_aws(exc: ImportError) -> ConfigError:
+    return ConfigError(
+        f"a dynamodb:// thread store needs the aws extra ({exc.name} is missing)", hint=AWS_HINT
+    )
+
+
+async def init_store(settings: Settings) -> list[str]:
+    """Create the configured store's tables (and S3 bucket) if missing; what was done.
+
+    Idempotent. DynamoDB tables are made only here, never as a side effect of a request.
+    """
+    url = settings.checkpoint_url
+    if url and url.startswith(DYNAMODB_SCHEME):
+        try:
+            from pipeline.storage.dynamodb import create_store
+        except ImportError as exc:
+            raise needs_aws(exc) from None
+        return await asyncio.to_thread(create_store, url)
+    async with open_checkpointer(settings) as saver:
+        if isinstance(saver, AsyncSqliteSaver):
+            await saver.setup()
+            return [f"SQLite thread store ready in {settings.data_dir / 'threads.sqlite'}"]
+    assert url is not None
+    return [f"PostgreSQL thread store ready at {url.split('@')[-1]}"]  # open ran its setup()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pipeline.config import Settings
 from pipeline.errors import StorageError
-from pipeline.storage.checkpoint import POSTGRES_SCHEMES
+from pipeline.storage.checkpoint import DYNAMODB_SCHEME, POSTGRES_SCHEMES, needs_aws
 
 # How often a turn waiting for another process's turn on the same thread checks again.
 LOCK_POLL_S = 0.05
@@ -20,13 +20,17 @@ LOCK_POLL_S = 0.05
 async def thread_lock(settings: Settings, thread_id: str) -> AsyncIterator[None]:
     """Hold the thread across processes, so turns from several workers or replicas queue.
 
-    PostgreSQL: a session advisory lock, which also spans machines. SQLite (one machine):
-    an exclusive lock on a file beside the database. Both are polled rather than
-    blocked on, so a cancelled request stops waiting at once and never acquires late.
+    PostgreSQL: a session advisory lock, which also spans machines. DynamoDB: a lease
+    item taken by a conditional write (storage/lease.py). SQLite (one machine): an
+    exclusive lock on a file beside the database. All are polled rather than blocked on,
+    so a cancelled request stops waiting at once and never acquires late.
     """
     url = settings.checkpoint_url
     if url and url.startswith(POSTGRES_SCHEMES):
         async with _advisory_lock(url, thread_id):
+            yield
+    elif url and url.startswith(DYNAMODB_SCHEME):
+        async with _dynamodb_lease(url, thread_id):
             yield
     else:
         async with _file_lock(settings.data_dir / "locks" / f"{thread_id}.lock"):
@@ -51,6 +55,24 @@ async def _advisory_lock(url: str, thread_id: str) -> AsyncIterator[None]:
                 break
             await asyncio.sleep(LOCK_POLL_S)
         yield
+
+
+@asynccontextmanager
+async def _dynamodb_lease(url: str, thread_id: str) -> AsyncIterator[None]:
+    try:
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        from pipeline.storage.dynamodb import clients, parse_url, storage_error
+        from pipeline.storage.lease import Lease, leased
+    except ImportError as exc:
+        raise needs_aws(exc) from None
+    target = parse_url(url)
+    own = await asyncio.to_thread(clients, target)
+    try:
+        async with leased(Lease(own.dynamodb, target.table, thread_id, target.lease_s)):
+            yield
+    except (BotoCoreError, ClientError) as exc:
+        raise storage_error(exc, target) from exc
 
 
 @asynccontextmanager

@@ -69,3 +69,14 @@ async def test_concurrent_turns_on_one_thread_are_not_interleaved(settings: Sett
     assert roles == ["user", "assistant"] * 5  # each question followed by its own answer
     for question, answer in zip(history[::2], history[1::2], strict=True):
         assert question["content"] in answer["content"]
+
+
+async def test_threads_are_listed_a_page_at_a_time(client: httpx.AsyncClient) -> None:
+    made = sorted([(await client.post("/v1/threads")).json()["thread_id"] for _ in range(3)])
+    first = await client.get("/v1/threads", params={"limit": 2})
+    assert first.status_code == 200, first.text
+    assert first.json() == {"threads": made[:2], "next_after": made[1]}
+    rest = (await client.get("/v1/threads", params={"after": made[1]})).json()
+    assert rest == {"threads": made[2:], "next_after": None}
+    assert_error(await client.get("/v1/threads", params={"limit": 0}), 422, "invalid_input")
+    assert_error(await client.get("/v1/threads", params={"after": "../x"}), 422, "invalid_input")

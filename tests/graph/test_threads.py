@@ -16,6 +16,7 @@ from pipeline import (
     acreate_thread,
     adelete_thread,
     aget_thread,
+    alist_threads,
     prompts,
 )
 from pipeline.memory.window import split_for_fold
@@ -238,3 +239,45 @@ async def test_built_in_engine_recalls_a_fact_from_turn_one_after_many_folds(
 async def test_turn_on_unknown_thread_can_be_refused(memory: Settings) -> None:
     with pytest.raises(NotFoundError):
         await achat("never-made", "hello", settings=memory, create=False)
+
+
+async def test_threads_are_listed_in_id_order_a_page_at_a_time(
+    model: FakeChatModel, memory: Settings
+) -> None:
+    assert (await alist_threads(settings=memory)).threads == []  # a store nobody wrote yet
+    made = [(await acreate_thread(settings=memory)).thread_id for _ in range(3)]
+    await achat("by-chat", "hello", model=model, settings=memory)
+    everything = sorted([*made, "by-chat"])
+    first = await alist_threads(limit=2, settings=memory)
+    assert first.threads == everything[:2]
+    second = await alist_threads(after=first.next_after, limit=2, settings=memory)
+    assert second.threads == everything[2:]
+    last = await alist_threads(after=second.next_after, limit=2, settings=memory)
+    assert (last.threads, last.next_after) == ([], None)
+    await adelete_thread("by-chat", settings=memory)
+    assert "by-chat" not in (await alist_threads(settings=memory)).threads
+
+
+@pytest.mark.parametrize(("after", "limit"), [("../x", 10), (None, 0), (None, 1001)])
+async def test_a_bad_page_request_is_an_input_error(
+    after: str | None, limit: int, memory: Settings
+) -> None:
+    with pytest.raises(InputError):
+        await alist_threads(after=after, limit=limit, settings=memory)
+
+
+def test_a_dynamodb_store_without_the_aws_extra_says_how_to_install_it(
+    memory: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    from pipeline import ConfigError, get_thread
+    from pipeline.storage.checkpoint import dynamodb_saver
+
+    monkeypatch.setitem(sys.modules, "langgraph_checkpoint_aws", None)  # import now fails
+    monkeypatch.delitem(sys.modules, "pipeline.storage.dynamodb", raising=False)
+    dynamodb_saver.cache_clear()
+    settings = Settings(checkpoint_url="dynamodb://threads?region=eu-west-1")
+    with pytest.raises(ConfigError, match="aws extra") as caught:
+        get_thread("t", settings=settings)
+    assert "longdoc[aws]" in caught.value.hint

@@ -152,3 +152,22 @@ def test_debug_variable_adds_a_traceback(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.delenv("LONGDOC_DEBUG")
     plain = runner.invoke(app, ["ask", str(tmp_path / "nope.txt"), "What?"])
     assert "Traceback" not in plain.stderr
+
+
+def test_store_commands_create_list_and_delete_threads(tmp_path: Path) -> None:
+    from pipeline import Settings, create_thread
+
+    env = {**os.environ, "LONGDOC_DATA_DIR": str(tmp_path / "data")}
+    made = runner.invoke(app, ["store", "init"], env=env)
+    assert made.exit_code == 0, made.output
+    assert "SQLite thread store ready" in made.output
+    settings = Settings(data_dir=tmp_path / "data")
+    threads = sorted(create_thread(settings=settings).thread_id for _ in range(2))
+    listed = runner.invoke(app, ["store", "list"], env=env)
+    assert listed.output.split() == threads
+    deleted = runner.invoke(app, ["store", "delete", threads[0]], env=env)
+    assert deleted.exit_code == 0, deleted.output
+    assert runner.invoke(app, ["store", "list"], env=env).output.split() == threads[1:]
+    again = runner.invoke(app, ["store", "delete", threads[0]], env=env)
+    assert again.exit_code == 1
+    assert "does not exist" in again.output

@@ -32,6 +32,16 @@ ENV_HEADER = """\
 # OPENAI_API_KEY=
 # DATABRICKS_HOST=            (databricks provider; https://<workspace>.cloud.databricks.com)
 # DATABRICKS_TOKEN=
+# WATSONX_URL=                (watsonx provider; https://us-south.ml.cloud.ibm.com, eu-de, ...)
+# WATSONX_API_KEY=
+# WATSONX_PROJECT_ID=         (or WATSONX_SPACE_ID=)
+# SSL_CERT_FILE=              (a private CA bundle for the provider's TLS, e.g. a gateway's)
+#
+# Threads in DynamoDB (pip install 'longdoc[aws]', then `longdoc store init`):
+# LONGDOC_CHECKPOINT_URL=dynamodb://TABLE?region=eu-west-1&s3_bucket=BUCKET
+#   options: region, endpoint_url (a local server), s3_bucket (checkpoints over 350 KB),
+#   s3_prefix (default longdoc), s3_endpoint_url, lease_s (the turn lock's lease, 15)
+# AWS_PROFILE= or AWS_ACCESS_KEY_ID= / AWS_SECRET_ACCESS_KEY= (or an IAM role)
 #
 # LangSmith tracing (runs named by node, model calls as <node>:<task>, e.g. map_chunk:read):
 # LANGSMITH_TRACING=true

@@ -137,6 +137,78 @@ def test_databricks_without_its_extra_says_how_to_install_it(
     assert "serving-endpoints" not in caught.value.message
 
 
+WATSONX_ENV = {
+    "WATSONX_URL": "https://eu-de.ml.cloud.ibm.com/",
+    "WATSONX_API_KEY": "wx-key",
+    "WATSONX_PROJECT_ID": "p-123",
+}
+
+
+def test_watsonx_falls_back_to_the_usual_watsonx_variables() -> None:
+    endpoint = resolve_endpoint(Settings(provider="watsonx", model="ibm/granite"), WATSONX_ENV)
+    assert (endpoint.base_url, endpoint.api_key) == ("https://eu-de.ml.cloud.ibm.com", "wx-key")
+    assert endpoint.watsonx is not None
+    assert endpoint.watsonx.project_id == "p-123"
+    older = {**WATSONX_ENV, "WATSONX_API_KEY": "", "WATSONX_APIKEY": "old-spelling"}
+    assert (
+        resolve_endpoint(Settings(provider="watsonx", model="m"), older).api_key == "old-spelling"
+    )
+    own = Settings(provider="watsonx", model="m", api_key="own", watsonx_project_id="own-p")
+    endpoint = resolve_endpoint(own, WATSONX_ENV)
+    assert endpoint.api_key == "own"
+    assert endpoint.watsonx is not None
+    assert endpoint.watsonx.project_id == "own-p"
+
+
+@pytest.mark.parametrize(
+    ("unset", "named"),
+    [
+        ("WATSONX_URL", "LONGDOC_BASE_URL"),
+        ("WATSONX_API_KEY", "LONGDOC_API_KEY"),
+        ("WATSONX_PROJECT_ID", "LONGDOC_WATSONX_PROJECT_ID"),
+    ],
+)
+def test_watsonx_without_url_key_or_project_names_the_setting_before_reading(
+    unset: str, named: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, value in WATSONX_ENV.items():
+        if name != unset:
+            monkeypatch.setenv(name, value)
+    settings = Settings(provider="watsonx", model="ibm/granite-3-3-8b-instruct")
+    with pytest.raises(ConfigError, match=named) as caught:
+        ask(tmp_path / "missing.md", QUESTION, settings=settings)  # read first: NotFoundError
+    assert unset in caught.value.message
+
+
+def test_watsonx_without_a_model_id_names_the_model_setting() -> None:
+    with pytest.raises(ConfigError, match=r"LONGDOC_MODEL is not set.*model id"):
+        resolve_endpoint(Settings(provider="watsonx"), WATSONX_ENV)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"base_url": "http://eu-de.ml.cloud.ibm.com"}, "https://"),
+        ({"watsonx_space_id": "s-1"}, "only one"),
+        ({"watsonx_auth_url": "http://iam.local/identity/token"}, "AUTH_URL"),
+    ],
+)
+def test_watsonx_settings_that_cannot_work_are_refused(
+    overrides: dict[str, str], message: str
+) -> None:
+    with pytest.raises(ConfigError, match=message):
+        resolve_endpoint(Settings(provider="watsonx", model="m", **overrides), WATSONX_ENV)
+
+
+def test_watsonx_without_its_extra_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "langchain_ibm", None)  # import now fails
+    with pytest.raises(ConfigError, match="watsonx extra") as caught:
+        build_models(Settings(provider="watsonx", model="ibm/granite"), WATSONX_ENV)
+    assert "longdoc[watsonx]" in caught.value.hint
+
+
 # ---- the whole pipeline through ChatOpenAI against the local server ----
 
 

@@ -33,6 +33,7 @@ README_SETTINGS = (
     "reduce_model",
     "base_url",
     "api_key",
+    "watsonx_project_id",
     "chunk_size",
     "max_concurrency",
     "reduce_token_budget",

@@ -17,6 +17,7 @@ from pipeline import (
     acreate_thread,
     adelete_thread,
     aget_thread,
+    alist_threads,
 )
 from tests.support import REPO
 from tests.support.fakes import FakeChatModel
@@ -46,7 +47,11 @@ async def test_thread_round_trips_through_postgres(model: FakeChatModel, pg: Set
     view = await aget_thread(thread, settings=pg)
     assert len(view.history) == 60
     assert view.summary, "the small budget should have folded history"
+    listed = await alist_threads(after=thread[:-1], limit=1000, settings=pg)
+    assert thread in listed.threads  # the server outlives runs: other threads may be there
+    assert listed.threads == sorted(listed.threads)
     await adelete_thread(thread, settings=pg)
+    assert thread not in (await alist_threads(after=thread[:-1], settings=pg)).threads
     with pytest.raises(NotFoundError):
         await aget_thread(thread, settings=pg)
 

@@ -4,6 +4,8 @@ texts.py          sample documents and their questions, written for the tests
 documents.py      PDF and HTML files built from scratch
 fakes.py          the fake chat model, a pure function of its prompt
 openai_server.py  a real OpenAI-compatible server on a loopback port
+watsonx_server.py a real watsonx.ai server (TLS, IAM sign-in) on a loopback port
+moto_server.py    moto's DynamoDB and S3, served on a loopback port
 http.py           httpx clients of the app, SSE parsing, error-body checks
 server.py         a real `longdoc serve` process
 """

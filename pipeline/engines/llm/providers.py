@@ -1,6 +1,6 @@
 """Chat models from Settings: a caller's model, LONGDOC_MODEL_FACTORY's, or a provider's.
 
-The `openai` and `databricks` providers build one model per role.
+The `openai`, `databricks` and `watsonx` providers build one model per role.
 
 A cheaper model can route and read chunks (`map_model`) while a stronger one collapses
 findings and writes answers (`reduce_model`); both default to `model`. Every client is
@@ -26,6 +26,7 @@ from langchain_core.language_models import BaseChatModel
 from pydantic import SecretStr
 
 from pipeline.config import Settings
+from pipeline.engines.llm.watsonx import WatsonxScope, watsonx_models, watsonx_scope
 from pipeline.errors import ConfigError
 
 DATABRICKS_HINT = "pip install 'longdoc[databricks]', or use the openai provider (see README)."
@@ -40,8 +41,13 @@ DATABRICKS_CONNECT_TIMEOUT_S = 15.0
 
 # Where each provider's typed replies are best asked for. OpenAI and the common
 # OpenAI-compatible servers constrain decoding to a JSON schema; Databricks endpoints
-# serve many model families, and tool calling works on the widest range of them.
-STRUCTURED_METHOD = {"openai": "json_schema", "databricks": "function_calling"}
+# serve many model families, and tool calling works on the widest range of them; so do
+# watsonx.ai's chat models (Granite, Llama, Mistral), whose JSON-schema support varies.
+STRUCTURED_METHOD = {
+    "openai": "json_schema",
+    "databricks": "function_calling",
+    "watsonx": "function_calling",
+}
 
 
 @dataclass(frozen=True)
@@ -65,6 +71,8 @@ class Endpoint:
     api_key: str
     map_model: str
     reduce_model: str
+    watsonx: WatsonxScope | None = None
+    """The project or space and sign-in URLs, for the watsonx provider only."""
 
 
 def chat_models(
@@ -101,6 +109,8 @@ def build_models(settings: Settings, environ: Mapping[str, str] | None = None) -
     options = _client_options(settings)
     if endpoint.provider == "openai":
         return _cached_openai_models(endpoint, options, method)
+    if endpoint.provider == "watsonx":
+        return _cached_watsonx_models(endpoint, options, method)
     return _cached_databricks_models(endpoint, options, method)
 
 
@@ -113,7 +123,9 @@ def resolve_endpoint(settings: Settings, environ: Mapping[str, str]) -> Endpoint
     reduce_model = settings.reduce_model or settings.model
     if not map_model or not reduce_model:
         missing = "LONGDOC_MAP_MODEL" if not map_model else "LONGDOC_REDUCE_MODEL"
-        what = "serving endpoint name" if provider == "databricks" else "model name"
+        what = {"databricks": "serving endpoint name", "watsonx": "model id"}.get(
+            provider, "model name"
+        )
         raise ConfigError(
             f"LONGDOC_MODEL is not set: the {provider} provider needs a {what}",
             hint=f"Set LONGDOC_MODEL (or {missing}), e.g. in .env; see .env.example.",
@@ -129,6 +141,12 @@ def resolve_endpoint(settings: Settings, environ: Mapping[str, str]) -> Endpoint
                 hint="Set LONGDOC_API_KEY, or LONGDOC_BASE_URL for a server that needs no key.",
             )
         key = key or UNUSED_KEY
+    elif provider == "watsonx":
+        base_url = (settings.base_url or environ.get("WATSONX_URL", "")).rstrip("/")
+        # WATSONX_APIKEY is the older spelling langchain-ibm still reads.
+        key = key or environ.get("WATSONX_API_KEY", "") or environ.get("WATSONX_APIKEY", "")
+        scope = watsonx_scope(settings, environ, base_url, key)
+        return Endpoint(provider, base_url, key, map_model, reduce_model, watsonx=scope)
     else:
         base_url = settings.base_url or environ.get("DATABRICKS_HOST", "")
         key = key or environ.get("DATABRICKS_TOKEN", "")
@@ -194,6 +212,19 @@ def _client_options(settings: Settings) -> _ClientOptions:
 @lru_cache(maxsize=16)
 def _cached_openai_models(endpoint: Endpoint, options: _ClientOptions, method: str) -> Models:
     return _pair(_openai_model, endpoint, options, method)
+
+
+@lru_cache(maxsize=16)
+def _cached_watsonx_models(endpoint: Endpoint, options: _ClientOptions, method: str) -> Models:
+    assert endpoint.watsonx is not None  # resolve_endpoint sets it for this provider
+    model = watsonx_models(
+        endpoint.base_url, endpoint.api_key, endpoint.watsonx, options.timeout_s, PerLoopTransport()
+    )
+
+    def build(endpoint: Endpoint, name: str, options: _ClientOptions) -> BaseChatModel:
+        return model(name, options.temperature, options.max_output_tokens)
+
+    return _pair(build, endpoint, options, method)
 
 
 @lru_cache(maxsize=16)
