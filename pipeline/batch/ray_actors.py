@@ -21,7 +21,7 @@ import ray
 from langchain_core.language_models import BaseChatModel
 
 from pipeline.batch.items import BatchItem, BatchOptions, FileOutcome
-from pipeline.batch.runner import Stamp, summarize_file
+from pipeline.batch.one_file import Stamp, summarize_file
 from pipeline.config import Settings
 from pipeline.engines.llm import shared_limit
 

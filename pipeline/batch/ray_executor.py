@@ -26,8 +26,8 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from pipeline.batch.items import BatchItem, BatchOptions, FileOutcome
+from pipeline.batch.one_file import EventSink, Stamp
 from pipeline.batch.outputs import Manifest
-from pipeline.batch.runner import EventSink, Stamp
 from pipeline.config import Settings
 from pipeline.errors import ConfigError
 
