@@ -53,7 +53,12 @@ def make_files(root: Path, count: int, seed: int = 5) -> None:
 
 
 async def timed_batch(
-    docs: Path, out: Path, concurrency: int, settings: Settings, model: Any = None
+    docs: Path,
+    out: Path,
+    concurrency: int,
+    settings: Settings,
+    model: Any = None,
+    executor: str = "local",
 ) -> tuple[float, list[dict[str, Any]]]:
     items = plan([str(docs)], out, "md")
     files: dict[Path, dict[str, Any]] = {}
@@ -69,7 +74,7 @@ async def timed_batch(
     outcomes = await run_batch(
         items,
         out,
-        BatchOptions(concurrency=concurrency),
+        BatchOptions(concurrency=concurrency, executor=executor),
         settings=settings,
         model=model,
         on_event=record,
