@@ -60,7 +60,7 @@ async def timed_batch(
     model: Any = None,
     executor: str = "local",
 ) -> tuple[float, list[dict[str, Any]]]:
-    items = plan([str(docs)], out, "md")
+    items = plan([str(docs)], str(out), "md")
     files: dict[Path, dict[str, Any]] = {}
 
     def record(event: dict[str, Any]) -> None:
@@ -73,7 +73,7 @@ async def timed_batch(
     started = time.perf_counter()
     outcomes = await run_batch(
         items,
-        out,
+        str(out),
         BatchOptions(concurrency=concurrency, executor=executor),
         settings=settings,
         model=model,
