@@ -60,7 +60,9 @@ async def summarize_file(
                     emit({**event, "source": item.source})
             assert result is not None
             text = render(result, item, stamp, options.fmt)
-            await asyncio.to_thread(storage.write_whole, item.output, text)
+            # Not in a thread: with no await between writing the output and returning it
+            # to be recorded, a cancelled run (Ctrl-C) never leaves an output unrecorded.
+            storage.write_whole(item.output, text)
             outcome = FileOutcome(item.source, item.output, "done", usage=result.usage)
     except Exception as exc:  # one bad file is reported; the rest go on
         outcome = FileOutcome(item.source, item.output, "failed", error=_reason(exc))
