@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi import Depends, FastAPI
 from fastapi.openapi.utils import get_openapi
+from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
 from api import errors
@@ -24,6 +25,7 @@ from api.limits import BODY_SLACK_BYTES, Admission, BodyLimit
 from api.routes import documents, health, page, threads
 from pipeline.config import Settings
 from pipeline.engines.factory import make_engine
+from pipeline.engines.llm.embeddings import embedder
 
 DESCRIPTION = """Ask questions of long documents and summarize them, with citations that are
 exact character spans (and pages, for PDFs) of the source.
@@ -45,12 +47,19 @@ _BODY_MODELS = (
 )
 
 
-def create_app(settings: Settings | None = None, *, model: BaseChatModel | None = None) -> FastAPI:
-    """The API app; `model=None` reads with the engine the settings choose."""
+def create_app(
+    settings: Settings | None = None,
+    *,
+    model: BaseChatModel | None = None,
+    embeddings: Embeddings | None = None,
+) -> FastAPI:
+    """The API app; `model=None` reads with the engine the settings choose, and
+    `embeddings=None` recalls with the embeddings they choose (or lexically only)."""
     settings = settings or Settings()
     app = FastAPI(title="longdoc", version=version("longdoc"), description=DESCRIPTION)
     app.state.settings = settings
     app.state.model = model
+    app.state.embeddings = embeddings
     app.state.api_keys = api_keys(settings)
     app.state.admission = Admission(settings.max_queued_requests)
     errors.install(app)
@@ -66,11 +75,12 @@ def create_app(settings: Settings | None = None, *, model: BaseChatModel | None 
 def create_app_from_env() -> FastAPI:
     """The app `longdoc serve` runs: Settings (and LONGDOC_MODEL_FACTORY) from LONGDOC_*.
 
-    The engine is built once here so a bad provider setting stops the server at
-    startup with its ConfigError, instead of failing every request later.
+    The engine and embeddings are built once here so a bad provider setting stops the
+    server at startup with its ConfigError, instead of failing every request later.
     """
     settings = Settings()
     make_engine(None, settings)
+    embedder(settings)
     return create_app(settings)
 
 

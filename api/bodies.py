@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -142,6 +142,30 @@ class MessageForm(BaseModel):
     file: UploadedFiles = Field(
         default_factory=list, description="Documents to attach: text, Markdown, HTML or PDF."
     )
+
+
+class HistoryMessage(BaseModel):
+    """One earlier message of a conversation, imported with no reply."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    role: Literal["user", "assistant"]
+    content: str = Field(min_length=1, description="The message's text.")
+    name: str | None = Field(None, min_length=1, max_length=200, description="Who said it.")
+    created_at: str | None = Field(
+        None, description="When it was said, ISO-8601 (e.g. 2024-05-01T09:30:00Z)."
+    )
+
+
+class HistoryRequest(BaseModel):
+    """Earlier messages to append to a thread, oldest first; all are imported or none."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    messages: list[HistoryMessage] = Field(min_length=1)
+
+    def message_dicts(self) -> list[dict[str, Any]]:
+        return [m.model_dump(exclude_none=True) for m in self.messages]
 
 
 def request_body(json_model: type[BaseModel], form_model: type[BaseModel]) -> dict[str, Any]:

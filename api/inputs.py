@@ -17,7 +17,7 @@ from api.errors import describe_validation
 from api.tasks import TaskEndpoint
 from pipeline.config import Settings
 from pipeline.documents import from_bytes
-from pipeline.errors import InputError, UnsupportedTypeError
+from pipeline.errors import ConfigError, InputError, UnsupportedTypeError
 from pipeline.types import DocumentText
 
 MAX_FILES = 100
@@ -199,8 +199,8 @@ def _with_options(settings: Settings, options: Options | None) -> Settings:
         return settings
     try:
         return Settings.model_validate({**settings.model_dump(), **overrides})
-    except ValidationError as exc:
+    except (ValidationError, ConfigError) as exc:  # Settings raises ConfigError (config.py)
+        detail = exc.message if isinstance(exc, ConfigError) else describe_validation(exc.errors())
         raise InputError(
-            f"invalid options: {describe_validation(exc.errors())}",
-            hint="Check the options against /docs.",
+            f"invalid options: {detail}", hint="Check the options against /docs."
         ) from None

@@ -2,13 +2,29 @@
 
 from __future__ import annotations
 
+import re
+import types
+import typing
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import Field, JsonValue, SecretStr, field_validator, model_validator
+from pydantic import (
+    Field,
+    JsonValue,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import ErrorDetails
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from pipeline.errors import ConfigError
+
 SHAPES_OUTPUT = "shapes_output"
+ENV_PREFIX = "LONGDOC_"
+# Never echoed in an error: a key, or a URL that may carry a password.
+SECRET_SETTINGS = frozenset({"api_key", "api_keys", "checkpoint_url"})
 
 
 def setting(default: Any, *, shapes_output: bool = False, **kwargs: Any) -> Any:
@@ -20,11 +36,23 @@ def setting(default: Any, *, shapes_output: bool = False, **kwargs: Any) -> Any:
 
 
 class Settings(BaseSettings):
-    """All longdoc settings. Build one and pass it in; nothing reads a global."""
+    """All longdoc settings. Build one and pass it in; nothing reads a global.
+
+    `Settings(...)` raises ConfigError naming each bad variable and what it accepts, whether
+    the value came from LONGDOC_*, .env or an argument.
+    """
 
     model_config = SettingsConfigDict(
-        env_prefix="LONGDOC_", env_file=".env", extra="ignore", frozen=True
+        env_prefix=ENV_PREFIX, env_file=".env", extra="ignore", frozen=True
     )
+
+    if not TYPE_CHECKING:  # at run time only, so type checkers keep each field's keyword
+
+        def __init__(self, **values: Any) -> None:
+            try:
+                super().__init__(**values)
+            except ValidationError as exc:
+                raise settings_error(exc) from None
 
     provider: Literal["extractive", "openai", "databricks", "watsonx"] = setting(
         "extractive",
@@ -115,7 +143,17 @@ class Settings(BaseSettings):
         shapes_output=True,
     )
     max_concurrency: int = setting(
-        8, ge=1, le=1024, description="Most model calls (and map tasks) in flight at once."
+        8,
+        ge=1,
+        le=1024,
+        description="Most model calls (and map tasks) in flight at once, per model endpoint; "
+        "below it longdoc finds the provider's limit itself.",
+    )
+    tokens_per_minute: int | None = setting(
+        None,
+        ge=1,
+        description="Prompt tokens per minute the model calls may send, per endpoint; unset: "
+        "only the provider's 429s and rate-limit headers slow them down.",
     )
     reduce_token_budget: int = setting(
         6000,
@@ -141,13 +179,25 @@ class Settings(BaseSettings):
         60.0, gt=0, description="Seconds one model call may take before it counts as failed."
     )
     max_retries: int = setting(
-        3, ge=0, le=10, description="Retries of a model call on 429, 5xx, timeouts and drops."
+        3,
+        ge=0,
+        le=10,
+        description="Retries of a model call on 5xx, timeouts, drops and malformed replies; "
+        "rate-limited retries (429, 503) are not counted.",
+    )
+    call_deadline_s: float = setting(
+        300.0,
+        gt=0,
+        description="Seconds one model call may take from its first attempt, waiting out "
+        "rate limits and retrying, before its chunk is reported failed.",
     )
     retry_initial_s: float = setting(
         0.5, ge=0, description="First retry delay in seconds; doubles each retry, with jitter."
     )
     retry_max_s: float = setting(
-        30.0, ge=0, description="Longest wait between retries, Retry-After included."
+        30.0,
+        ge=0,
+        description="Longest backoff between retries; a server's Retry-After is always waited.",
     )
     max_document_mb: float = setting(
         20.0, gt=0, description="Largest total document size accepted, in megabytes."
@@ -194,7 +244,9 @@ class Settings(BaseSettings):
         "tokens", description="What folds chat history into the summary: a token or message count."
     )
     memory_token_budget: int = setting(
-        2000, ge=200, description="Tokens of summary plus kept messages a chat prompt may hold."
+        2000,
+        ge=200,
+        description="Tokens of summary, recalled turns and kept messages a chat prompt may hold.",
     )
     memory_max_messages: int = setting(
         20, ge=2, description="Messages a chat prompt may hold when memory_trigger=messages."
@@ -204,6 +256,31 @@ class Settings(BaseSettings):
     )
     memory_summary_words: int = setting(
         150, ge=20, le=2000, description="Target length of the running chat summary, in words."
+    )
+    memory_recall_k: int = setting(
+        8,
+        ge=0,
+        le=100,
+        description="Earlier messages each chat turn recalls by relevance, beyond the kept "
+        "ones; 0: none.",
+    )
+    memory_recall_token_budget: int = setting(
+        1000,
+        ge=50,
+        description="Most tokens of recalled earlier turns in a chat prompt (within "
+        "memory_token_budget: they take the room the summary and kept messages leave).",
+    )
+    embeddings: Literal["", "openai", "databricks"] = setting(
+        "",
+        description="Embeddings that join lexical recall of earlier turns: `openai` "
+        "(any /v1/embeddings server), `databricks`; empty: lexical only.",
+    )
+    embeddings_model: str = setting(
+        "",
+        description="Embeddings model (Databricks: endpoint name); needed by LONGDOC_EMBEDDINGS.",
+    )
+    embeddings_base_url: str = setting(
+        "", description="Embeddings server URL; empty: LONGDOC_BASE_URL and its fallbacks."
     )
     evidence_sentences: int = setting(
         3,
@@ -251,7 +328,9 @@ class Settings(BaseSettings):
         shapes_output=True,
     )
 
-    @field_validator("temperature", "max_output_tokens", "api_key", mode="before")
+    @field_validator(
+        "temperature", "max_output_tokens", "api_key", "tokens_per_minute", mode="before"
+    )
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         """`LONGDOC_TEMPERATURE=` (empty) means unset, as a .env file can only say it so."""
@@ -260,7 +339,10 @@ class Settings(BaseSettings):
     @model_validator(mode="after")
     def _overlap_below_size(self) -> Settings:
         if self.chunk_overlap >= self.chunk_size:
-            raise ValueError("chunk_overlap must be smaller than chunk_size")
+            raise ValueError(
+                f"chunk_overlap ({self.chunk_overlap}) must be smaller than "
+                f"chunk_size ({self.chunk_size})"
+            )
         return self
 
     @classmethod
@@ -281,3 +363,77 @@ class Settings(BaseSettings):
     def max_document_chars(self) -> int:
         """The size limit in characters (1 MB counted as 1,000,000 characters)."""
         return int(self.max_document_mb * 1_000_000)
+
+
+def settings_error(exc: ValidationError) -> ConfigError:
+    """One ConfigError for every bad setting: `LONGDOC_X='v' is not valid: why`, and a hint
+    saying what each accepts, e.g. "Set LONGDOC_CHUNK_SIZE to a whole number from 50 to
+    200000 (default 2000)."
+    """
+    problems, hints = [], []
+    for error in exc.errors():
+        name = str(error["loc"][0]) if error["loc"] else ""
+        if name not in Settings.model_fields:  # a check across fields, e.g. overlap < size
+            message = error["msg"].removeprefix("Value error, ")
+            problems.append(message)
+            found = {n: re.search(rf"\b{n}\b", message) for n in Settings.model_fields}
+            named = sorted((n for n in found if found[n]), key=lambda n: message.index(n))
+            hints.append(f"Check {' and '.join(ENV_PREFIX + n.upper() for n in named)}.")
+            continue
+        variable = f"{ENV_PREFIX}{name.upper()}"
+        problems.append(f"{variable}{_shown(name, error)} is not valid: {error['msg']}")
+        hints.append(f"Set {variable} to {accepted(name)}.")
+    return ConfigError(
+        "; ".join(problems),
+        hint=" ".join([*hints, "See .env.example for every setting."]),
+    )
+
+
+def _shown(name: str, error: ErrorDetails) -> str:
+    if name in SECRET_SETTINGS or error["type"] == "missing":
+        return ""
+    value = repr(error["input"])
+    return f"={value[:60]}{'...' if len(value) > 60 else ''}"
+
+
+def accepted(name: str) -> str:
+    """What a setting accepts, in words: its choices or type, its bounds and its default."""
+    field = Settings.model_fields[name]
+    optional = typing.get_origin(field.annotation) in (typing.Union, types.UnionType)
+    kinds = [a for a in typing.get_args(field.annotation) if a is not type(None)]
+    kind = kinds[0] if optional else field.annotation
+    if typing.get_origin(kind) is Literal:
+        what = "one of " + ", ".join(map(str, typing.get_args(kind)))
+    else:
+        what = _KIND_WORDS.get(kind, "text") + _bounds(field.metadata)
+    if field.default not in (None, ""):
+        what += f" (default {field.default})"
+    elif optional:
+        what += " (or empty for unset)"
+    return what
+
+
+_KIND_WORDS: dict[Any, str] = {
+    int: "a whole number",
+    float: "a number",
+    bool: "true or false",
+    Path: "a path",
+    SecretStr: "a secret",
+}
+
+
+def _bounds(metadata: list[Any]) -> str:
+    """Field limits in words: ge=50 and le=200000 as " from 50 to 200000", gt=0 as " above 0"."""
+    limits = {
+        key: getattr(m, key) for m in metadata for key in ("ge", "le", "gt") if hasattr(m, key)
+    }
+    low, high, above = limits.get("ge"), limits.get("le"), limits.get("gt")
+    if low is not None and high is not None:
+        return f" from {low} to {high}"
+    if low is not None:
+        return f", at least {low}"
+    if above is not None:
+        return f" above {above}"
+    if high is not None:
+        return f", at most {high}"
+    return ""

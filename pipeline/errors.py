@@ -11,6 +11,7 @@
     ├── StorageError             the thread store (SQLite/PostgreSQL) cannot be reached
     ├── InternalError            an unexpected failure; its message leaks nothing
     └── ModelError               the model provider failed after retries
+        ├── ModelRateLimitError  the provider refused calls for load until their deadline
         └── ModelTimeoutError    a model call ran past its timeout
             └── RequestTimeoutError  a whole request ran past its deadline
 
@@ -114,6 +115,16 @@ class ModelError(LongdocError):
     code = "model_error"
     retryable = True
     default_hint = "The model provider failed; try again later or check its status."
+
+
+class ModelRateLimitError(ModelError):
+    """The provider kept answering 429/503 until the call's deadline (call_deadline_s)."""
+
+    code = "model_rate_limited"
+    default_hint = (
+        "The provider's rate limit held the call past LONGDOC_CALL_DEADLINE_S; raise it, "
+        "set LONGDOC_TOKENS_PER_MINUTE to your quota, or try again later."
+    )
 
 
 class ModelTimeoutError(ModelError):

@@ -30,10 +30,16 @@ ROUTE_SYSTEM = (
 )
 ROUTE_USER = "Attached documents: {documents}\n\n" + MESSAGE_LABEL + "\n{question}"
 
+OTHER_ENTITY_RULE = (
+    "The answer must be about what the question names: if the excerpt gives the fact for "
+    "a different person, place, product, code or date than the one asked about (the "
+    "Ashford warehouse's code when asked for the Riverside warehouse's), answer 'no "
+    "information' with relevance 0; never report another entity's fact as the answer."
+)
 MAP_ASK_SYSTEM = (
     "You read one excerpt of a longer document and report what it says about a question. "
     "Quote only text copied exactly from the excerpt. If the excerpt says nothing about "
-    "the question, answer 'no information' with relevance 0. " + DATA_RULE
+    "the question, answer 'no information' with relevance 0. " + OTHER_ENTITY_RULE + " " + DATA_RULE
 )
 MAP_ASK_USER = (
     f"{QUESTION_LABEL} {{question}}\n\n{EXCERPT_LABEL} {{chunk_id}} of {{total}}:\n{{excerpt}}\n\n"
@@ -64,6 +70,7 @@ COLLAPSE_USER = (
 
 ANSWER_SYSTEM = (
     "You answer a question from numbered notes taken from a document. Use only the notes. "
+    "If no note is about what the question names, say the documents do not say. "
     "Cite the numbers of the notes you rely on. When notes disagree, prefer the one with "
     "higher confidence and report the conflict. Answer in the language of the question."
 )
@@ -80,7 +87,7 @@ SUMMARY_USER = (
 
 CHAT_SYSTEM = (
     "You are longdoc, a helpful assistant for questions about documents. Answer briefly "
-    "and say so when you do not know."
+    "and say so when you do not know. " + DATA_RULE
 )
 
 SUMMARY_DEFAULT_INSTRUCTIONS = "Summarize the main points: who, what, when, and key figures."
@@ -90,9 +97,30 @@ NOT_FOUND: dict[Language, str] = {
     "ja": "文書にはこの質問に答える情報が見つかりませんでした。",
     "ko": "문서에서 이 질문에 답하는 정보를 찾을 수 없습니다.",
     "zh": "文档中没有找到回答这个问题的信息。",
+    "zh-Hant": "文件中沒有找到回答這個問題的資訊。",
 }
 
 EMPTY_SUMMARY = "The documents contain no text that could be summarized."
+
+# When some chunks failed and the rest hold nothing relevant, "not found" would be a claim
+# about text nobody read: these say what was read and what was not ({read} + {failed} ==
+# {chunks}), so the reader knows the answer may be in the unread part.
+NOT_FOUND_IN_READ: dict[Language, str] = {
+    "en": "The answer could not be found in the chunks that were read ({read} of {chunks}): "
+    "{failed} of {chunks} chunks could not be read, and the answer may be in them.",
+    "ja": "読み取れた部分（{chunks}個中{read}個のチャンク）では答えが見つかりませんでした。"
+    "{chunks}個中{failed}個のチャンクは読み取れなかったため、答えはそこにある可能性があります。",
+    "ko": "읽은 청크({chunks}개 중 {read}개)에서는 답을 찾을 수 없었습니다. "
+    "{chunks}개 중 {failed}개의 청크를 읽지 못했으며, 답이 그 안에 있을 수 있습니다.",
+    "zh": "在已读取的部分（{chunks}个块中的{read}个）中没有找到答案。"
+    "{chunks}个块中有{failed}个无法读取，答案可能在其中。",
+    "zh-Hant": "在已讀取的部分（{chunks}個區塊中的{read}個）中沒有找到答案。"
+    "{chunks}個區塊中有{failed}個無法讀取，答案可能在其中。",
+}
+EMPTY_SUMMARY_IN_READ = (
+    "The chunks that were read ({read} of {chunks}) contain no text that could be "
+    "summarized: {failed} of {chunks} chunks could not be read."
+)
 
 # The built-in engine's chat replies, in the language of the user's message.
 SMALL_TALK_REPLIES: dict[Language, dict[str, str]] = {
@@ -120,6 +148,12 @@ SMALL_TALK_REPLIES: dict[Language, dict[str, str]] = {
         "bye": "再见。",
         "ack": "好的。请随意询问关于文档的问题。",
     },
+    "zh-Hant": {
+        "greeting": "你好！請附上文件並提問，我會用引用的句子回答。",
+        "thanks": "不客氣。",
+        "bye": "再見。",
+        "ack": "好的。請隨意詢問關於文件的問題。",
+    },
 }
 NEEDS_MODEL: dict[Language, str] = {
     "en": "I can't answer that without a language model: the built-in engine only finds "
@@ -133,6 +167,8 @@ NEEDS_MODEL: dict[Language, str] = {
     "설정해 longdoc을 실행하세요.",
     "zh": "没有语言模型，我无法回答这个问题：内置引擎只能在你的文档或之前的对话中查找句子，"
     "而没有句子能回答它。请附上要询问的文档，或配置聊天模型后运行 longdoc。",
+    "zh-Hant": "沒有語言模型，我無法回答這個問題：內建引擎只能在你的文件或之前的對話中查找句子，"
+    "而沒有句子能回答它。請附上要詢問的文件，或設定聊天模型後執行 longdoc。",
 }
 # A sentence recalled from the conversation, by who said it: {sentence} is quoted verbatim.
 RECALLED: dict[Language, dict[str, str]] = {
@@ -140,6 +176,7 @@ RECALLED: dict[Language, dict[str, str]] = {
     "ja": {"user": "あなたの発言：「{sentence}」", "assistant": "私の発言：「{sentence}」"},
     "ko": {"user": '말씀하신 내용: "{sentence}"', "assistant": '제가 한 말: "{sentence}"'},
     "zh": {"user": "你说过：“{sentence}”", "assistant": "我说过：“{sentence}”"},
+    "zh-Hant": {"user": "你說過：「{sentence}」", "assistant": "我說過：「{sentence}」"},
 }
 
 
@@ -154,6 +191,15 @@ MEMORY_PREFIX = "Summary of the earlier conversation:\n"
 # Speakers in a transcript folded into the running summary (see pipeline/memory/window.py).
 USER_LABEL = "User"
 ASSISTANT_LABEL = "Assistant"
+
+RECALL_PREFIX = (
+    "Earlier turns of this conversation that may bear on the new message, oldest first:\n"
+)
+RECALLED_TURN = "[{when}] {speaker}: {text}"
+"""One recalled turn inside the fenced block; `when` is its date or 'undated'."""
+SUMMARY_LABEL = "Summary of the conversation so far"
+NAMED_MESSAGE = "({speaker}, {when}) {text}"
+"""A kept message whose speaker has a name (an imported history): who and when, then it."""
 
 MEMORY_INSTRUCTIONS = (
     "Summarize this conversation so it can continue without the full transcript: keep "

@@ -1,5 +1,7 @@
 """What leaves the library: answers, summaries and chat turns with citations, coverage, usage.
 
+RecalledMessage (a recall hit) is defined in pipeline/types.py, where engines read it too.
+
 Inputs and what nodes pass each other are in pipeline/types.py.
 """
 
@@ -7,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 
-from pipeline.types import CallUsage, DocumentText, Mode
+from pipeline.types import CallUsage, DocumentText, LimitUsage, Mode
+from pipeline.types import RecalledMessage as RecalledMessage
 
 
 class Citation(BaseModel):
@@ -61,22 +64,49 @@ class NodeUsage(BaseModel):
             self.output_tokens += record.output_tokens
 
 
+class ModelUsage(BaseModel):
+    """How one model's calls in a run fared against its endpoint's rate limits."""
+
+    calls: int = 0
+    limit: int = Field(0, description="The endpoint's concurrency limit when the last call ended.")
+    rate_limited: int = Field(0, description="Attempts the server refused for load (429, 503).")
+    waits: int = Field(
+        0, description="Times a call waited for a slot, a pause, a budget or a retry."
+    )
+    waited_s: float = Field(0.0, description="Seconds calls spent waiting, summed.")
+
+
 class Usage(NodeUsage):
-    """Summed usage of every model call in a run, in total and per node.
+    """Summed usage of every model call in a run, in total, per node and per model.
 
     Readings served from the chunk cache count in `cached_reads` (and the tokens they
     saved in `cached_tokens`), never in `calls`: no model was asked.
     """
 
     by_node: dict[str, NodeUsage] = Field(default_factory=dict)
+    by_model: dict[str, ModelUsage] = Field(default_factory=dict)
 
     @classmethod
-    def total(cls, records: list[CallUsage]) -> Usage:
+    def total(cls, records: list[CallUsage | LimitUsage]) -> Usage:
         usage = cls()
         for record in records:
+            if isinstance(record, LimitUsage):
+                model = usage.by_model.setdefault(record.model, ModelUsage())
+                model.calls += 1
+                model.limit = record.limit
+                model.rate_limited += record.rate_limited
+                model.waits += record.waits
+                model.waited_s = round(model.waited_s + record.waited_s, 3)
+                continue
             usage.add(record)
             usage.by_node.setdefault(record.node, NodeUsage()).add(record)
         return usage
+
+
+INCOMPLETE = (
+    "True when some chunks could not be read (coverage.failed): this rests on the rest of "
+    "the documents, and what it lacks may be in the unread part."
+)
 
 
 def _documents_field() -> Any:
@@ -99,7 +129,19 @@ class AskResult(BaseModel):
     conflicts: list[str] = Field(
         default_factory=list, description="Disagreements between chunks and how they were settled."
     )
+    missing_terms: list[str] = Field(
+        default_factory=list,
+        description="Words of the question that name what it asks about (a name, number, code "
+        "or quoted phrase) but that the answer's evidence does not contain, e.g. a name the "
+        "documents only spell differently. Non-empty: the answer may be about something "
+        "else; show it as a caution.",
+    )
     documents: list[DocumentText] | None = _documents_field()
+
+    @computed_field(description=INCOMPLETE)  # type: ignore[prop-decorator]
+    @property
+    def incomplete(self) -> bool:
+        return bool(self.coverage.failed)
 
 
 class SummaryResult(BaseModel):
@@ -111,6 +153,11 @@ class SummaryResult(BaseModel):
     usage: Usage = Field(default_factory=Usage)
     documents: list[DocumentText] | None = _documents_field()
 
+    @computed_field(description=INCOMPLETE)  # type: ignore[prop-decorator]
+    @property
+    def incomplete(self) -> bool:
+        return bool(self.coverage.failed)
+
 
 class ThreadMessage(BaseModel):
     """One message of a chat thread."""
@@ -118,6 +165,8 @@ class ThreadMessage(BaseModel):
     id: str
     role: Literal["user", "assistant", "system", "tool"]
     content: str
+    name: str | None = Field(None, description="The speaker's name, when one was given.")
+    created_at: str | None = Field(None, description="When it was written (ISO-8601), if known.")
 
 
 class ChatResult(BaseModel):
@@ -130,6 +179,23 @@ class ChatResult(BaseModel):
     coverage: Coverage = Field(default_factory=Coverage)
     usage: Usage = Field(default_factory=Usage)
     compressed: bool = False
+    recalled: list[str] = Field(
+        default_factory=list,
+        description="Ids of the earlier messages (and summaries) recalled into this turn's prompt.",
+    )
+
+    @computed_field(description=INCOMPLETE)  # type: ignore[prop-decorator]
+    @property
+    def incomplete(self) -> bool:
+        return bool(self.coverage.failed)
+
+
+class ImportResult(BaseModel):
+    """A history import: how many messages were added and how many the thread now holds."""
+
+    thread_id: str
+    imported: int
+    messages: int
 
 
 class ThreadList(BaseModel):

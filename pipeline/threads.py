@@ -1,4 +1,9 @@
-"""Chat threads: turns with compressed memory, persisted by thread id; nothing is ever lost."""
+"""Chat threads: turns with compressed memory and recall, persisted by thread id; nothing is lost.
+
+Each thread lives in two stores: the checkpointer (its history, summary and state) and a
+LangGraph store holding its recall index (pipeline/memory/store.py says how they are
+kept in step, crashes included).
+"""
 
 from __future__ import annotations
 
@@ -10,24 +15,39 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import empty_checkpoint
+from langgraph.store.base import BaseStore
 
 from pipeline.config import Settings
 from pipeline.documents import Documents, load_documents
+from pipeline.engines.llm.embeddings import embedder as make_embedder
 from pipeline.errors import InputError, NotFoundError
 from pipeline.graph.build import abuild_graph
-from pipeline.inputs import valid_message
+from pipeline.inputs import valid_history, valid_message, valid_query
+from pipeline.memory.entries import Entry, created_at, message_entry
+from pipeline.memory.recall import recalled_message, search
+from pipeline.memory.store import ThreadMemory
 from pipeline.memory.window import summary_message, visible
-from pipeline.results import ChatResult, ThreadList, ThreadMessage, ThreadView
+from pipeline.results import (
+    ChatResult,
+    ImportResult,
+    RecalledMessage,
+    ThreadList,
+    ThreadMessage,
+    ThreadView,
+)
 from pipeline.storage.checkpoint import Saver, open_checkpointer
 from pipeline.storage.listing import thread_ids
 from pipeline.storage.locks import thread_lock
+from pipeline.storage.memory_store import open_store
 from pipeline.text.messages import message_text
 
 _THREAD_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
+MAX_RECALL_K = 100
 _ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool"}
 MAX_PAGE = 1000
 
@@ -64,10 +84,14 @@ async def achat(
     model: BaseChatModel | None = None,
     settings: Settings | None = None,
     checkpointer: Saver | None = None,
+    store: BaseStore | None = None,
+    embeddings: Embeddings | None = None,
     create: bool = True,
 ) -> ChatResult:
     """Run one turn; with documents attached the router may read them and cite them.
 
+    The turn recalls earlier messages relevant to this one (`ChatResult.recalled`),
+    lexically and, with `embeddings` (or LONGDOC_EMBEDDINGS), by vector too.
     An unknown `thread_id` starts a new thread, unless `create=False` (the HTTP API,
     where threads are made by POST /v1/threads), which raises NotFoundError instead.
     """
@@ -78,18 +102,24 @@ async def achat(
         _turn_lock(thread_id),
         thread_lock(settings, thread_id),
         _store(settings, checkpointer) as saver,
+        _memory(settings, store) as memory_store,
     ):
         # The graph (and so the model config) first: a bad setting is reported before
         # any document is read.
         # Both off the event loop: a first Databricks model imports for seconds, and
         # loading a PDF waits on its child process.
-        graph = await abuild_graph(model, settings, checkpointer=saver)
+        graph = await abuild_graph(
+            model, settings, checkpointer=saver, store=memory_store, embeddings=embeddings
+        )
         if not create:
             await _values(saver, thread_id)
         loaded = await asyncio.to_thread(load_documents, documents, settings) if documents else []
         # Always send `documents`: the channel persists, so an earlier turn's
         # attachment would otherwise be read again by this one.
         out = await graph.ainvoke({"question": message, "documents": loaded}, _config(thread_id))
+        # The history is written: the entries this turn indexed ahead of it are confirmed.
+        memory = ThreadMemory(memory_store, thread_id, make_embedder(settings, embeddings))
+        await memory.reconcile(out["messages"])
     return ChatResult.model_validate(
         {**out, "thread_id": thread_id, "reply": out["answer"], "compressed": out["compressed"]}
     )
@@ -116,14 +146,116 @@ async def aget_thread(
     )
 
 
-async def adelete_thread(
-    thread_id: str, *, settings: Settings | None = None, checkpointer: Saver | None = None
-) -> None:
-    """Delete the thread and every checkpoint of it."""
+async def aimport_messages(
+    thread_id: str,
+    messages: list[dict[str, Any]],
+    *,
+    model: BaseChatModel | None = None,
+    settings: Settings | None = None,
+    checkpointer: Saver | None = None,
+    store: BaseStore | None = None,
+    embeddings: Embeddings | None = None,
+    create: bool = True,
+) -> ImportResult:
+    """Append earlier messages to a thread's history (and its recall index), with no replies.
+
+    Each message is `{"role": "user"|"assistant", "content", "name"?, "created_at"?}`.
+    All or nothing: one bad message raises InputError naming its index and writes
+    nothing. A fold the new messages make due happens on the next turn, so 10,000
+    messages import in seconds. An unknown thread is made, unless `create=False`.
+    """
     settings = settings or Settings()
     _check_id(thread_id)
-    async with _store(settings, checkpointer) as saver:
+    parsed = valid_history(messages, settings)
+    async with (
+        _turn_lock(thread_id),
+        thread_lock(settings, thread_id),
+        _store(settings, checkpointer) as saver,
+        _memory(settings, store) as memory_store,
+    ):
+        graph = await abuild_graph(model, settings, checkpointer=saver, store=memory_store)
+        if not create:
+            await _values(saver, thread_id)
+        config = _config(thread_id)
+        history: list[BaseMessage] = (await graph.aget_state(config)).values.get("messages", [])
+        memory = ThreadMemory(memory_store, thread_id, make_embedder(settings, embeddings))
+        await memory.reconcile(history)
+        # Indexed ahead of the history write, as a turn is (see pipeline/memory/store.py).
+        await memory.append(_entries(parsed, len(history)), confirmed=False)
+        await graph.aupdate_state(config, {"messages": parsed}, as_node="chat")
+        await memory.confirm()
+    return ImportResult(
+        thread_id=thread_id, imported=len(parsed), messages=len(history) + len(parsed)
+    )
+
+
+async def arecall(
+    thread_id: str,
+    query: str,
+    k: int = 8,
+    *,
+    settings: Settings | None = None,
+    checkpointer: Saver | None = None,
+    store: BaseStore | None = None,
+    embeddings: Embeddings | None = None,
+) -> list[RecalledMessage]:
+    """The `k` messages (and fold summaries) of the thread most relevant to `query`, best first.
+
+    Only this thread's messages, and only those its history holds: entries a turn in
+    progress wrote ahead of its history write are left out until that write is seen.
+    """
+    settings = settings or Settings()
+    _check_id(thread_id)
+    query = valid_query(query, settings)
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_RECALL_K:
+        raise InputError(
+            f"k must be a whole number from 1 to {MAX_RECALL_K}, not {k!r}",
+            hint="Ask for 8 unless you need more.",
+        )
+    embedder = make_embedder(settings, embeddings)
+    async with _memory(settings, store) as memory_store:
+        memory = ThreadMemory(memory_store, thread_id, embedder)
+        head = await memory.head()
+        unbacked: set[str] = set()
+        if head is None or head.unconfirmed is not None:
+            unbacked = await _unbacked(memory, settings, checkpointer, head is None)
+        index = await memory.load()
+        if index is None:  # pragma: no cover - _unbacked made or found the index
+            raise NotFoundError(f"thread {thread_id!r} does not exist")
+        vector = await embedder.embed_query(query) if embedder is not None else None
+        hits = search(
+            index,
+            query,
+            k,
+            exclude=unbacked,
+            query_vector=vector,
+            embedder=embedder.id if embedder is not None else None,
+        )
+    return [recalled_message(h) for h in hits]
+
+
+async def adelete_thread(
+    thread_id: str,
+    *,
+    settings: Settings | None = None,
+    checkpointer: Saver | None = None,
+    store: BaseStore | None = None,
+) -> None:
+    """Delete the thread, every checkpoint of it and its recall index.
+
+    The index goes first: a crash in between leaves a thread with no index, which is
+    indexed again from its history on first use, never an index with no thread.
+    """
+    settings = settings or Settings()
+    _check_id(thread_id)
+    async with (
+        _turn_lock(thread_id),
+        thread_lock(settings, thread_id),
+        _store(settings, checkpointer) as saver,
+        _memory(settings, store) as memory_store,
+    ):
         await _values(saver, thread_id)
+        await ThreadMemory(memory_store, thread_id).delete()
         await saver.adelete_thread(thread_id)
 
 
@@ -170,6 +302,31 @@ def chat(
     )
 
 
+def import_messages(
+    thread_id: str,
+    messages: list[dict[str, Any]],
+    *,
+    settings: Settings | None = None,
+    embeddings: Embeddings | None = None,
+) -> ImportResult:
+    """Synchronous `aimport_messages`."""
+    return asyncio.run(
+        aimport_messages(thread_id, messages, settings=settings, embeddings=embeddings)
+    )
+
+
+def recall(
+    thread_id: str,
+    query: str,
+    k: int = 8,
+    *,
+    settings: Settings | None = None,
+    embeddings: Embeddings | None = None,
+) -> list[RecalledMessage]:
+    """Synchronous `arecall`."""
+    return asyncio.run(arecall(thread_id, query, k, settings=settings, embeddings=embeddings))
+
+
 def get_thread(thread_id: str, *, settings: Settings | None = None) -> ThreadView:
     """Synchronous `aget_thread`."""
     return asyncio.run(aget_thread(thread_id, settings=settings))
@@ -195,6 +352,38 @@ async def _store(settings: Settings, checkpointer: Saver | None) -> AsyncIterato
         return
     async with open_checkpointer(settings) as saver:
         yield saver
+
+
+@asynccontextmanager
+async def _memory(settings: Settings, store: BaseStore | None) -> AsyncIterator[BaseStore]:
+    """The caller's long-lived store, or one opened for this call."""
+    if store is not None:
+        yield store
+        return
+    async with open_store(settings) as opened:
+        yield opened
+
+
+async def _unbacked(
+    memory: ThreadMemory, settings: Settings, checkpointer: Saver | None, missing: bool
+) -> set[str]:
+    """Ids of indexed messages the thread's history does not hold (a turn in progress, or
+    one a crash cut short); a thread with no index yet is indexed from its history first."""
+    async with _store(settings, checkpointer) as saver:
+        history: list[BaseMessage] = (await _values(saver, memory.thread_id)).get("messages", [])
+    if missing:
+        # Writes to the index are made under the thread's lock, as turns make them.
+        async with _turn_lock(memory.thread_id), thread_lock(settings, memory.thread_id):
+            await memory.reconcile(history)
+        return set()
+    index = await memory.load()
+    assert index is not None
+    held = {m.id for m in history}
+    return {e.message_id for e in index.entries if e.kind == "message" and e.message_id not in held}
+
+
+def _entries(messages: list[BaseMessage], start: int) -> list[Entry]:
+    return [message_entry(m, start + i) for i, m in enumerate(messages)]
 
 
 def _turn_lock(thread_id: str) -> asyncio.Lock:
@@ -227,5 +416,9 @@ def _config(thread_id: str) -> RunnableConfig:
 
 def _view(message: BaseMessage) -> ThreadMessage:
     return ThreadMessage(
-        id=message.id or "", role=_ROLES.get(message.type, "user"), content=message_text(message)
+        id=message.id or "",
+        role=_ROLES.get(message.type, "user"),
+        content=message_text(message),
+        name=message.name,
+        created_at=created_at(message),
     )

@@ -5,12 +5,17 @@ What leaves the library (answers, summaries, threads) is in pipeline/results.py.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from pipeline import prompts
 from pipeline.errors import InputError
 from pipeline.text.clean import clean_text
+from pipeline.text.messages import message_text
 
 Mode = Literal["chat", "document"]
 Task = Literal["ask", "summarize", "remember"]
@@ -100,6 +105,16 @@ class Evidence(BaseModel):
     end: int = Field(ge=0, description="End character offset (exclusive).")
     quote: str = Field(description="Exactly document_text[start:end].")
     score: float = Field(0.0, description="How strongly the engine ranked this span.")
+    display: str = Field(
+        "",
+        description="How the span reads: reflowed, with what makes it whole (a row's headers, "
+        "a description's term, an item's lead-in); empty means the quote itself.",
+    )
+
+    @property
+    def reads(self) -> str:
+        """The text to show for this span."""
+        return self.display or self.quote
 
 
 class Finding(BaseModel):
@@ -116,6 +131,10 @@ class Finding(BaseModel):
     confidence: int = Field(0, ge=0, le=5, description="How sure the reader is, 0-5.")
     error: str | None = Field(None, description="Set when the chunk could not be read.")
     truncated: bool = Field(False, description="True when cut to fit the reduce budget.")
+    missing_terms: list[str] = Field(
+        default_factory=list,
+        description="Words naming what the question asks about that the evidence lacks.",
+    )
 
     @property
     def failed(self) -> bool:
@@ -128,6 +147,8 @@ class Draft(BaseModel):
     text: str
     evidence: list[Evidence] = Field(default_factory=list)
     conflicts: list[str] = Field(default_factory=list)
+    missing_terms: list[str] = Field(default_factory=list)
+    """Decisive question words the evidence lacks (see AskResult.missing_terms)."""
 
 
 class CallUsage(BaseModel):
@@ -141,3 +162,76 @@ class CallUsage(BaseModel):
     input_tokens: int = 0
     output_tokens: int = 0
     cached: bool = False
+
+
+class LimitUsage(BaseModel):
+    """How one model call (all its attempts) fared against its endpoint's rate limits."""
+
+    model: str
+    rate_limited: int = 0
+    """Attempts the server refused for load (429, 503)."""
+    waits: int = 0
+    """Times the call waited: for a slot, a pause, a budget, or before a retry."""
+    waited_s: float = 0.0
+    limit: int = 0
+    """The endpoint's concurrency limit when the call ended."""
+
+
+class RecalledMessage(BaseModel):
+    """An earlier message (or fold summary, role `summary`) recalled by relevance."""
+
+    message_id: str
+    index: int = Field(
+        description="Position in the thread's history (a summary: the last message it folds in)."
+    )
+    role: Literal["user", "assistant", "system", "tool", "summary"]
+    name: str | None = None
+    content: str
+    created_at: str | None = None
+    score: float = Field(description="Reciprocal-rank fusion of the lexical and vector rankings.")
+
+
+@dataclass(frozen=True)
+class ChatPrompt:
+    """A chat turn as an engine reads it, in prompt order: the running summary, earlier
+    turns recalled by relevance (in history order), the kept recent messages, the message."""
+
+    message: HumanMessage
+    summary: str = ""
+    recalled: Sequence[RecalledMessage] = ()
+    kept: Sequence[BaseMessage] = ()
+
+    def messages(self) -> list[BaseMessage]:
+        """The prompt as chat messages; the summary and recalled turns are fenced data."""
+        out: list[BaseMessage] = []
+        if self.summary:
+            out.append(SystemMessage(prompts.MEMORY_PREFIX + self.summary))
+        if self.recalled:
+            lines = [
+                prompts.RECALLED_TURN.format(
+                    when=turn.created_at or "undated", speaker=_speaker(turn), text=turn.content
+                )
+                for turn in self.recalled
+            ]
+            block = prompts.fence("\n".join(lines), "earlier-turns")
+            out.append(SystemMessage(prompts.RECALL_PREFIX + block))
+        out += [_shown(m) for m in self.kept]
+        out.append(self.message)
+        return out
+
+
+def _speaker(turn: RecalledMessage) -> str:
+    labels = {"user": prompts.USER_LABEL, "assistant": prompts.ASSISTANT_LABEL}
+    if turn.role == "summary":
+        return prompts.SUMMARY_LABEL
+    label = labels.get(turn.role, turn.role.title())
+    return f"{turn.name} ({label})" if turn.name else label
+
+
+def _shown(message: BaseMessage) -> BaseMessage:
+    """A kept message as the model sees it: a named speaker's gets who and when up front."""
+    if not message.name:
+        return message
+    when = message.additional_kwargs.get("created_at") or "undated"
+    text = prompts.NAMED_MESSAGE.format(speaker=message.name, when=when, text=message_text(message))
+    return message.model_copy(update={"content": text, "name": None, "additional_kwargs": {}})

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from pipeline import Settings
+from pipeline.engines.llm.limiters import forget_limiters
 from tests.support.fakes import FakeChatModel
 from tests.support.openai_server import OpenAIServer, running_server
 
@@ -35,6 +36,7 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
             monkeypatch.delenv(name)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("LONGDOC_DATA_DIR", str(tmp_path / "data"))
+    forget_limiters()  # each test starts with no learned limit, as a fresh process does
 
 
 @pytest.fixture

@@ -35,7 +35,9 @@ _ERRORS = documented(
 _SSE_DOC = (
     "With `Accept: text/event-stream` the response is a stream of server-sent events: "
     "`route`, `split` (chunks), `chunk_done` (done of total, ok), `reduce` (round), "
-    "`answer`, then `result` with the full response JSON, or `error` with the error body. "
+    "`rate_limited` (model, status, limit, pause_s: the provider refused a call for load "
+    "and longdoc backed off), `answer`, then `result` with the full response JSON, or "
+    "`error` with the error body. "
     "Disconnecting cancels the work."
 )
 

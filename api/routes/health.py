@@ -1,9 +1,11 @@
-"""GET /healthz (the process is up) and GET /readyz (it can serve: the thread store answers)."""
+"""GET /healthz (the process is up), /readyz (the thread store answers), /metrics (Prometheus)."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
+from fastapi.responses import PlainTextResponse
 
+from api import metrics
 from api.bodies import Health
 from api.errors import documented
 from pipeline import errors
@@ -28,3 +30,13 @@ async def readyz(request: Request) -> Health:
     settings: Settings = request.app.state.settings
     await acheck_checkpointer(settings)  # raises StorageError (503) when unreachable
     return Health(status="ok")
+
+
+@router.get(
+    "/metrics",
+    response_class=PlainTextResponse,
+    summary="Model endpoint limits, 429s and waits, in Prometheus text format",
+    responses={200: {"content": {"text/plain": {}}}},
+)
+async def metrics_text() -> PlainTextResponse:
+    return PlainTextResponse(metrics.render(), media_type=metrics.CONTENT_TYPE)

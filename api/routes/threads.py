@@ -1,24 +1,29 @@
-"""Chat threads: create, list, run a turn (optionally with documents), read, delete."""
+"""Chat threads: create, list, run a turn (with documents or not), import, recall, read, delete."""
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from fastapi import APIRouter, Query, Request, Response
 
-from api.bodies import MessageForm, MessageRequest, request_body
+from api.bodies import HistoryRequest, MessageForm, MessageRequest, request_body
 from api.errors import documented
 from api.inputs import read_message
 from api.limits import Admission
 from api.runs import request_deadline
 from pipeline import errors
 from pipeline.config import Settings
-from pipeline.results import ChatResult, ThreadList, ThreadView
+from pipeline.results import ChatResult, ImportResult, RecalledMessage, ThreadList, ThreadView
 from pipeline.threads import (
     MAX_PAGE,
+    MAX_RECALL_K,
     achat,
     acreate_thread,
     adelete_thread,
     aget_thread,
+    aimport_messages,
     alist_threads,
+    arecall,
 )
 
 router = APIRouter(prefix="/v1/threads", tags=["threads"])
@@ -86,10 +91,66 @@ async def post_message(thread_id: str, request: Request) -> ChatResult:
                 documents=documents,
                 model=request.app.state.model,
                 settings=settings,
+                embeddings=request.app.state.embeddings,
                 create=False,
             )
     finally:
         admission.release()
+
+
+@router.post(
+    "/{thread_id}/history",
+    response_model=ImportResult,
+    responses={
+        **_NOT_FOUND,
+        **documented(
+            {
+                errors.InputError: "A malformed message (its index and why); nothing is written.",
+                errors.TooLargeError: "Too many messages or characters for one import.",
+                errors.BusyError: "Too many requests in progress.",
+            }
+        ),
+    },
+    summary="Import earlier messages with no replies; all are written or none",
+)
+async def import_history(thread_id: str, body: HistoryRequest, request: Request) -> ImportResult:
+    admission: Admission = request.app.state.admission
+    admission.acquire()
+    try:
+        return await aimport_messages(
+            thread_id,
+            body.message_dicts(),
+            model=request.app.state.model,
+            settings=request.app.state.settings,
+            embeddings=request.app.state.embeddings,
+            create=False,
+        )
+    finally:
+        admission.release()
+
+
+@router.get(
+    "/{thread_id}/recall",
+    response_model=list[RecalledMessage],
+    responses={
+        **_NOT_FOUND,
+        **documented({errors.InputError: "An empty query or k out of range."}),
+    },
+    summary="The thread's earlier messages most relevant to a query, best first",
+)
+async def recall(
+    thread_id: str,
+    request: Request,
+    q: Annotated[str, Query(description="What to recall, in words.")],
+    k: Annotated[int, Query(ge=1, le=MAX_RECALL_K, description="How many to return.")] = 8,
+) -> list[RecalledMessage]:
+    return await arecall(
+        thread_id,
+        q,
+        k,
+        settings=request.app.state.settings,
+        embeddings=request.app.state.embeddings,
+    )
 
 
 @router.get(

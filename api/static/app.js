@@ -60,6 +60,7 @@ async function errorFrom(response) {
 
 async function request(path, init = {}) {
   let response;
+  const keySent = Boolean(sessionStorage.getItem(KEY_STORE));
   try {
     response = await fetch(path, { ...init, headers: authHeaders(init.headers) });
   } catch (exc) {
@@ -68,8 +69,16 @@ async function request(path, init = {}) {
       hint: "Check that `longdoc serve` is still running.",
     });
   }
-  if (!response.ok) throw await errorFrom(response);
+  if (!response.ok) throw keyRefused(await errorFrom(response), keySent);
   return response;
+}
+
+// A 401 after sending a key means that key was refused, not that one is missing.
+function keyRefused(error, keySent) {
+  if (error.status !== 401 || !keySent) return error;
+  error.title = "The API key was refused";
+  error.hint = "Check the key for typos, or ask whoever runs this server for a valid one.";
+  return error;
 }
 
 async function requestJson(path, init) {
@@ -314,7 +323,16 @@ function showResult(result, task) {
   state.citations = result.citations || [];
   $("result-title").textContent = task === "summarize" ? "Summary" : "Answer";
   $("answer").textContent = result.answer ?? result.summary ?? "";
+  // An answer whose evidence lacks a name the question asks about may be about something else.
+  const missing = result.missing_terms || [];
+  $("caution").hidden = missing.length === 0;
+  $("caution").textContent = missing.length
+    ? `Caution: the cited text does not mention ${missing.map((t) => `“${t}”`).join(", ")}; ` +
+      "the answer may be about something else."
+    : "";
   $("citations").replaceChildren(...state.citations.map(citationItem));
+  $("incomplete").hidden = !result.incomplete;
+  $("incomplete").textContent = result.incomplete ? describeGaps(result.coverage) : "";
   $("stats").textContent = describeRun(result);
   const ms = result.timings.total_ms;
   const took = ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
@@ -359,6 +377,12 @@ function describeRun(result) {
   );
   const failures = coverage.failed.map((f) => `chunk ${f.chunk}: ${f.error}`);
   return parts.join(" · ") + (failures.length ? `. Failed: ${failures.join("; ")}` : "");
+}
+
+function describeGaps(coverage) {
+  const failed = coverage.failed.length;
+  return `Incomplete: ${failed} of ${plural(coverage.chunks, "chunk")} could not be read, ` +
+    "so this rests on the rest of the documents.";
 }
 
 // Offsets count Unicode code points (Python's str), JavaScript strings count UTF-16 units:
@@ -408,15 +432,61 @@ async function newThread() {
   showSummary("");
 }
 
-function addMessage(role, text) {
+function addMessage(role, text, citations = []) {
   const item = document.createElement("li");
   item.className = role;
   const who = document.createElement("span");
   who.className = "who";
   who.textContent = role === "user" ? "You" : "longdoc";
   item.append(who, text);
+  if (citations.length) item.append(replyCitations(citations));
   $("messages").append(item);
   item.scrollIntoView({ block: "nearest" });
+  return item;
+}
+
+// Under a reply: the earlier turns recalled into its prompt, looked up in the history.
+function showRecalled(item, ids, history) {
+  if (!ids || !ids.length) return;
+  const byId = new Map(history.map((message) => [message.id, message]));
+  const details = document.createElement("details");
+  details.className = "recalled";
+  const summary = document.createElement("summary");
+  summary.textContent = `Recalled ${ids.length} earlier turn${ids.length === 1 ? "" : "s"}`;
+  const list = document.createElement("div");
+  for (const id of ids) {
+    const message = byId.get(id);
+    const entry = document.createElement("p");
+    if (message) {
+      const who = message.name || (message.role === "user" ? "You" : "longdoc");
+      const when = message.created_at ? ` (${message.created_at.slice(0, 16).replace("T", " ")})` : "";
+      entry.textContent = `${who}${when}: ${message.content}`;
+    } else {
+      entry.textContent = "A summary of earlier turns";
+    }
+    list.append(entry);
+  }
+  details.append(summary, list);
+  item.append(details);
+}
+
+// A reply that read a document cites its passages: each quote is exact text of the source.
+function replyCitations(citations) {
+  const list = document.createElement("ol");
+  list.className = "reply-citations";
+  list.setAttribute("aria-label", "Citations");
+  for (const citation of citations) {
+    const item = document.createElement("li");
+    const quote = document.createElement("span");
+    quote.className = "quote";
+    quote.textContent = `“${citation.quote}”`;
+    const where = document.createElement("span");
+    where.className = "where";
+    where.textContent = ` — ${citation.document}${citation.page ? `, page ${citation.page}` : ""}`;
+    item.append(quote, where);
+    list.append(item);
+  }
+  return list;
 }
 
 function showSummary(summary) {
@@ -453,11 +523,12 @@ async function sendMessage(event) {
     const path = `/v1/threads/${encodeURIComponent(state.threadId)}/messages`;
     const reply = await requestJson(path, init);
     addMessage("user", message);
-    addMessage("assistant", reply.reply);
+    const answer = addMessage("assistant", reply.reply, reply.citations);
     $("chat-input").value = "";
     $("attach").checked = false;
     const view = await requestJson(`/v1/threads/${encodeURIComponent(state.threadId)}`);
     showSummary(view.summary);
+    showRecalled(answer, reply.recalled, view.history);
   } catch (error) {
     showError(error);
   } finally {

@@ -9,6 +9,7 @@ from pipeline.results import Usage
 
 Format = Literal["md", "json"]
 Status = Literal["done", "skipped", "failed"]
+"""`skipped`: the output was already up to date (shown as "up to date")."""
 Executor = Literal["local", "ray"]
 
 
@@ -18,6 +19,16 @@ class BatchItem:
 
     source: str
     output: str
+    renamed_from: str | None = None
+    """The summary's earlier location, when this run moved it to `output` (set by run_batch)."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A batch's items, and the files of its folders that longdoc does not read."""
+
+    items: list[BatchItem]
+    ignored: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -30,6 +41,8 @@ class FileOutcome:
     error: str | None = None
     usage: Usage = field(default_factory=Usage)
     seconds: float = 0.0
+    renamed_from: str | None = None
+    """The summary's earlier path, when a rerun moved it to its current name."""
 
 
 @dataclass

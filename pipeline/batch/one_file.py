@@ -67,6 +67,7 @@ async def summarize_file(
     except Exception as exc:  # one bad file is reported; the rest go on
         outcome = FileOutcome(item.source, item.output, "failed", error=_reason(exc))
     outcome.seconds = time.monotonic() - started
+    outcome.renamed_from = item.renamed_from
     return outcome, stamp
 
 

@@ -32,6 +32,35 @@ def fingerprint(raw: bytes, settings: Settings, options: BatchOptions) -> dict[s
     return {"sha256": hashlib.sha256(raw).hexdigest(), "settings": settings_hash[:16]}
 
 
+def earlier_names(items: list[BatchItem], out_dir: str, fmt: Format) -> dict[BatchItem, str]:
+    """Summaries a rerun's items already have under another name, to move rather than redo
+    or leave behind: `x.md.md` from before outputs were named `x.summary.md`, or the last
+    output the manifest recorded for the source. Only files with our stamp qualify, and
+    never one that is some item's own output in this run. Paths and URLs alike: on a store
+    each item costs a HEAD and, for a candidate, one ranged read.
+    """
+    recorded = Manifest.recorded_outputs(out_dir)
+    taken = {item.output for item in items}
+    found: dict[BatchItem, str] = {}
+    for item in items:
+        if storage.exists(item.output):
+            continue
+        legacy = storage.join(storage.parent(item.output), f"{storage.name(item.source)}.{fmt}")
+        for candidate in [*reversed(recorded.get(item.source, [])), legacy]:
+            if candidate.endswith(f".{fmt}") and candidate not in taken and _stamped(candidate):
+                found[item] = candidate
+                break
+    return found
+
+
+def _stamped(location: str) -> bool:
+    try:
+        head = storage.read_head(location)
+    except OSError:
+        return False
+    return head is not None and read_stamp(head) is not None
+
+
 def is_current(output: str, stamp: dict[str, str]) -> bool:
     """Whether `output` exists and was written from these exact bytes and settings."""
     head = storage.read_head(output)
@@ -103,6 +132,23 @@ class Manifest:
             if handle.read(1) != b"\n":
                 handle.write(b"\n")
 
+    @staticmethod
+    def recorded_outputs(out_dir: str) -> dict[str, list[str]]:
+        """Each source's outputs as earlier runs recorded them, oldest first."""
+        outputs: dict[str, list[str]] = {}
+        try:
+            text = storage.read_bytes(storage.join(out_dir, MANIFEST)).decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            return outputs
+        for entry in text.splitlines():
+            try:
+                record = json.loads(entry)
+                source, output = str(record["source"]), str(record["output"])
+            except (ValueError, KeyError, TypeError):  # a line cut by a killed run
+                continue
+            outputs.setdefault(source, []).append(output)
+        return outputs
+
     def record(self, outcome: FileOutcome, stamp: dict[str, str] | None) -> None:
         self.record_many([(outcome, stamp)])
 
@@ -131,6 +177,7 @@ def line(outcome: FileOutcome, stamp: dict[str, str] | None) -> dict[str, object
     return {
         "source": outcome.source,
         "output": outcome.output,
+        "renamed_from": outcome.renamed_from,
         "status": outcome.status,
         "sha256": stamp["sha256"] if stamp else None,
         "error": outcome.error,

@@ -119,18 +119,63 @@ def remove_stale_temps(folder: str) -> int:
     return len(stale)
 
 
-def discover(inputs: list[str]) -> list[tuple[str, str]]:
-    """(file, root) pairs from files, folders (recursive) and glob patterns, sorted, no repeats.
+def discover(
+    inputs: list[str], out_dir: str | None = None
+) -> tuple[list[tuple[str, str]], list[str]]:
+    """(file, root) pairs from files, folders (recursive) and globs, sorted, no repeats; and
+    the files of those folders that are not a type longdoc reads (e.g. a PNG), sorted.
 
     `root` is what the output path is made relative to, so `docs/a/x.md` given as
-    `docs` lands in `OUT/a/x.md.md` and two `x.md` in different folders never collide.
+    `docs` lands in `OUT/a/x.summary.md`. Files under `out_dir` are earlier outputs,
+    never sources, so a rerun with `--out docs/summaries` does not summarize summaries.
     """
     found: dict[str, str] = {}
+    ignored: set[str] = set()
+    outputs = _folder_key(out_dir) if out_dir is not None else None
+
+    def is_source(location: str) -> bool:
+        return outputs is None or not _folder_key(location).startswith(outputs)
+
     for raw in inputs:
-        pairs = _discover_remote(raw) if is_remote(raw) else _discover_local(local(raw))
+        pairs, skipped = _discover_remote(raw) if is_remote(raw) else _discover_local(local(raw))
         for file, root in pairs:
-            found.setdefault(file, root)
-    return sorted(found.items())
+            if is_source(file):
+                found.setdefault(file, root)
+        ignored.update(file for file in skipped if is_source(file))
+    return sorted(found.items()), sorted(ignored)
+
+
+def _folder_key(location: str) -> str:
+    """`location` in one spelling, ending in "/", so a prefix test tells what is inside it."""
+    if is_remote(location):
+        return location.rstrip("/") + "/"
+    return str(Path(local(location)).resolve()).rstrip("/") + "/"
+
+
+def parent(location: str) -> str:
+    """The folder holding a file, as a path or a URL."""
+    if is_remote(location):
+        return posixpath.dirname(location.rstrip("/"))
+    return str(Path(local(location)).parent)
+
+
+def exists(location: str) -> bool:
+    if is_remote(location):
+        fs, path = filesystem(location)
+        return bool(fs.exists(path))
+    return Path(local(location)).exists()
+
+
+def move(source: str, target: str) -> None:
+    """Move a file within one store: a rename on disk, a copy then delete on an object store
+    (which has no rename; a run killed between the two leaves both, and the next run's
+    check of the target's stamp finds it current)."""
+    if is_remote(source):
+        fs, path = filesystem(source)
+        fs.mv(path, filesystem(target)[1])
+        return
+    Path(local(target)).parent.mkdir(parents=True, exist_ok=True)
+    os.replace(local(source), local(target))
 
 
 def relative(file: str, root: str) -> str:
@@ -142,25 +187,29 @@ def relative(file: str, root: str) -> str:
     return (path.relative_to(base) if path != base else Path(path.name)).as_posix()
 
 
-def _discover_local(raw: str) -> list[tuple[str, str]]:
+def _discover_local(raw: str) -> tuple[list[tuple[str, str]], list[str]]:
     matches = sorted(glob.glob(raw, recursive=True)) if glob.has_magic(raw) else [raw]
     if not matches:
         raise InputError(f"no files match {raw!r}", hint="Check the pattern or the path.")
-    pairs = []
+    pairs, ignored = [], []
     for match in matches:
         path = Path(match)
         if path.is_dir():
             for file in sorted(p for p in path.rglob("*") if p.is_file()):
-                if _wanted(file.name):
+                if file.name.startswith("."):
+                    continue
+                if _readable(file.name):
                     pairs.append((str(file.resolve()), str(path.resolve())))
+                else:
+                    ignored.append(str(file))
         elif path.exists():
             pairs.append((str(path.resolve()), str(path.resolve().parent)))
         else:
             raise InputError(f"file not found: {path}", hint="Check the path.")
-    return pairs
+    return pairs, ignored
 
 
-def _discover_remote(raw: str) -> list[tuple[str, str]]:
+def _discover_remote(raw: str) -> tuple[list[tuple[str, str]], list[str]]:
     fs, path = filesystem(raw)
     fs.invalidate_cache()  # listings cached by an earlier call may miss new files
     scheme = raw.split("://", 1)[0]
@@ -173,14 +222,17 @@ def _discover_remote(raw: str) -> list[tuple[str, str]]:
         if not matches:
             raise InputError(f"no files match {raw!r}", hint="Check the pattern or the URL.")
         root = url(path.split("*")[0].rsplit("/", 1)[0])
-        return [(url(m), root) for m in matches]
+        return [(url(m), root) for m in matches], []
     if fs.isdir(path):
-        files = sorted(f for f in fs.find(path) if _wanted(posixpath.basename(f)))
-        return [(url(f), url(path.rstrip("/"))) for f in files]
+        files = [f for f in sorted(fs.find(path)) if not posixpath.basename(f).startswith(".")]
+        folder = url(path.rstrip("/"))
+        pairs = [(url(f), folder) for f in files if _readable(posixpath.basename(f))]
+        return pairs, [url(f) for f in files if not _readable(posixpath.basename(f))]
     if fs.exists(path):
-        return [(url(path), url(posixpath.dirname(path)))]
+        return [(url(path), url(posixpath.dirname(path)))], []
     raise InputError(f"file not found: {raw}", hint="Check the URL and its credentials.")
 
 
-def _wanted(file_name: str) -> bool:
-    return file_name.lower().endswith(SUFFIXES) and not file_name.startswith(".")
+def _readable(file_name: str) -> bool:
+    """Whether a file is of a type longdoc reads (text, Markdown, HTML, PDF)."""
+    return file_name.lower().endswith(SUFFIXES)

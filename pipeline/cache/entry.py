@@ -20,6 +20,8 @@ class CachedQuote(BaseModel):
     end: int = Field(ge=0)
     quote: str
     score: float = 0.0
+    display: str = ""
+    """How the span reads (Evidence.display); chunk-local, so it holds wherever the text sits."""
 
 
 class CachedReading(BaseModel):
@@ -32,6 +34,7 @@ class CachedReading(BaseModel):
     evidence: list[CachedQuote] = Field(default_factory=list)
     calls: int = Field(0, ge=0, description="Model calls the reading took when it was made.")
     tokens: int = Field(0, ge=0, description="Input plus output tokens those calls used.")
+    missing_terms: list[str] = Field(default_factory=list)
 
     @classmethod
     def of(cls, finding: Finding, chunk: Chunk, usage: list[CallUsage]) -> CachedReading:
@@ -42,9 +45,16 @@ class CachedReading(BaseModel):
             rationale=finding.rationale,
             confidence=finding.confidence,
             evidence=[
-                CachedQuote(start=e.start - base, end=e.end - base, quote=e.quote, score=e.score)
+                CachedQuote(
+                    start=e.start - base,
+                    end=e.end - base,
+                    quote=e.quote,
+                    score=e.score,
+                    display=e.display,
+                )
                 for e in finding.evidence
             ],
+            missing_terms=finding.missing_terms,
             calls=len(usage),
             tokens=sum(u.input_tokens + u.output_tokens for u in usage),
         )
@@ -69,9 +79,11 @@ class CachedReading(BaseModel):
                     end=chunk["start"] + q.end,
                     quote=q.quote,
                     score=q.score,
+                    display=q.display,
                 )
                 for q in self.evidence
             ],
             rationale=self.rationale,
             confidence=self.confidence,
+            missing_terms=self.missing_terms,
         )

@@ -19,8 +19,9 @@ from pipeline import prompts
 from pipeline.config import Settings
 from pipeline.types import ChunkTask
 
-FORMAT = 1
-"""Bumped when what a cached reading means changes (how code turns a reply into a Finding)."""
+FORMAT = 2
+"""Bumped when what a cached reading means changes (how code turns a reply into a Finding);
+2: readings keep their missing terms and how each quote reads (Evidence.display)."""
 
 MAP_PROMPTS = (
     "DATA_RULE",

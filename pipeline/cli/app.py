@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import glob
 import sys
+import warnings
 from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
@@ -16,18 +17,21 @@ from typing import Annotated, TypeVar
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from pipeline.batch.items import BatchOptions
+from pipeline.batch.items import BatchOptions, Executor, Format
 from pipeline.batch.plan import plan
 from pipeline.batch.runner import preview, run_batch
+from pipeline.batch.storage import name
 from pipeline.cli.cache import cache_app
 from pipeline.cli.chat import chat_command
-from pipeline.cli.display import LiveDisplay, PlainDisplay, summary_table
+from pipeline.cli.display import LABELS, LiveDisplay, PlainDisplay, summary_table
 from pipeline.cli.errors import EXIT_ERROR, EXIT_INTERRUPTED, print_error
+from pipeline.cli.help import Command, Group
+from pipeline.cli.progress import AskProgress
 from pipeline.cli.store import store_app
 from pipeline.config import Settings
 from pipeline.documents import Documents
+from pipeline.engines.factory import make_engine
 from pipeline.errors import LongdocError
 from pipeline.results import AskResult, Citation, Coverage, SummaryResult
 from pipeline.service import ask, stream_ask, summarize
@@ -35,6 +39,7 @@ from pipeline.service import ask, stream_ask, summarize
 T = TypeVar("T")
 
 app = typer.Typer(
+    cls=Group,
     name="longdoc",
     help="Ask questions of long documents and summarize them, with citations.",
     no_args_is_help=True,
@@ -58,33 +63,55 @@ def main(
     ] = False,
 ) -> None:
     """Ask questions of long documents and summarize them, with citations."""
+    # Ctrl-C cancels LangGraph tasks still waiting for a concurrency slot; LangGraph made
+    # each one's coroutine up front, and Python warns about it as the run is torn down.
+    # Nothing is lost (the run is abandoned), so the warning would only confuse.
+    warnings.filterwarnings(
+        "ignore", "coroutine 'arun_with_retry' was never awaited", RuntimeWarning
+    )
 
 
-@app.command("ask")
+EXAMPLE = 'longdoc ask report.pdf "What was revenue in 2024?"'
+
+
+@app.command("ask", cls=Command)
 def ask_command(
+    ctx: typer.Context,
+    # Both optional here so a forgotten question gets its own message, not click's
+    # "Missing argument 'PATH...'" (it hands a lone argument to QUESTION).
     paths: Annotated[
-        list[Path],
-        typer.Argument(help="Document files to read.", metavar="PATH...", show_default=False),
-    ],
+        list[str] | None,
+        typer.Argument(help="Document files to read; - reads stdin.", metavar="PATH..."),
+    ] = None,
     question: Annotated[
-        str, typer.Argument(help="The question to answer.", metavar="QUESTION", show_default=False)
-    ],
+        str | None, typer.Argument(help="The question to answer.", metavar="QUESTION")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the AskResult as JSON.")] = False,
-    stream: Annotated[bool, typer.Option(help="Show live progress on stderr.")] = False,
+    stream: Annotated[bool, typer.Option("--stream", help="Show progress on stderr.")] = False,
 ) -> None:
-    """Answer QUESTION from the documents at PATHS (- reads stdin), citing exact passages."""
-    documents = [_stdin_document() if str(p) == "-" else p for p in paths]
+    """Answer QUESTION from the documents at PATH..., citing exact passages."""
+    if question is None:
+        ctx.fail(f"give the documents and then the question, e.g. {EXAMPLE}")
+    if not paths:
+        lone = question
+        if lone == "-" or Path(lone).exists():
+            ctx.fail(f"the question is missing: put it after the files, e.g. {EXAMPLE}")
+        ctx.fail(f"no document given: put the files before the question, e.g. {EXAMPLE}")
+    documents = [_stdin_document() if p == "-" else Path(p) for p in paths]
     if stream:
         result = _run(lambda: asyncio.run(_ask_streaming(documents, question, Settings())))
     else:
         result = _run(lambda: ask(documents, question, settings=Settings()))
     if as_json:
         out.print_json(result.model_dump_json())
-        return
-    _print_answer(result)
+    else:
+        _print_answer(result)
 
 
-@app.command("summarize")
+WORDS_DEFAULT = f"LONGDOC_SUMMARY_WORDS, else {Settings.model_fields['summary_words'].default}"
+
+
+@app.command("summarize", cls=Command)
 def summarize_command(
     paths: Annotated[
         list[str],
@@ -93,37 +120,50 @@ def summarize_command(
     out_dir: Annotated[
         str | None,
         typer.Option(
-            "--out", help="Write one summary per file here, a folder or URL (needed for several)."
+            "--out",
+            metavar="DIR",
+            help="Write one summary per file here, a folder or URL (needed for several).",
         ),
     ] = None,
-    words: Annotated[int | None, typer.Option("--words", "--length", help="Target words.")] = None,
-    instructions: Annotated[
-        str | None, typer.Option(help="What the summary should focus on.")
+    words: Annotated[
+        int | None,
+        typer.Option(
+            "--words", "--length", metavar="N", help="Target words.", show_default=WORDS_DEFAULT
+        ),
     ] = None,
-    fmt: Annotated[str, typer.Option("--format", help="Output format: md or json.")] = "md",
+    instructions: Annotated[
+        str | None, typer.Option(metavar="TEXT", help="What the summary should focus on.")
+    ] = None,
+    fmt: Annotated[
+        Format, typer.Option("--format", metavar="md|json", help="Output format.")
+    ] = "md",
     concurrency: Annotated[
-        int, typer.Option(min=1, help="Files in flight at once (per worker with ray).")
+        int, typer.Option(min=1, metavar="N", help="Files in flight at once (per worker with ray).")
     ] = 2,
     executor: Annotated[
-        str, typer.Option(help="Where files are summarized: local (this process) or ray.")
+        Executor,
+        typer.Option(
+            metavar="local|ray", help="Where files are summarized: local (this process) or ray."
+        ),
     ] = "local",
     ray_address: Annotated[
         str | None,
         typer.Option(
+            metavar="HOST:PORT",
             help="Ray cluster (host:port, auto); default LONGDOC_RAY_ADDRESS, else a "
-            "new local Ray instance."
+            "new local Ray instance.",
         ),
     ] = None,
-    force: Annotated[bool, typer.Option(help="Redo files whose summary is up to date.")] = False,
-    dry_run: Annotated[bool, typer.Option(help="Only show what would be done.")] = False,
-    quiet: Annotated[bool, typer.Option(help="Print only the closing table.")] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Redo files whose summary is up to date.")
+    ] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Only show what would be done.")
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help="Print only the closing table.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Summarize documents, citing the sentences used; with --out, a whole folder of them."""
-    if fmt not in ("md", "json"):
-        raise typer.BadParameter("must be md or json", param_hint="--format")
-    if executor not in ("local", "ray"):
-        raise typer.BadParameter("must be local or ray", param_hint="--executor")
     if out_dir is None and (executor != "local" or ray_address is not None):
         raise typer.BadParameter("--executor and --ray-address need --out DIR", param_hint="--out")
     if out_dir is None:
@@ -143,12 +183,12 @@ def summarize_command(
             _print_summary(result)
         return
     options = BatchOptions(
-        fmt="json" if fmt == "json" else "md",
+        fmt=fmt,
         instructions=instructions,
         words=words,
         force=force,
         concurrency=concurrency,
-        executor="ray" if executor == "ray" else "local",
+        executor=executor,
         ray_address=ray_address or "",
     )
     raise typer.Exit(_run(lambda: _summarize_batch(paths, out_dir, options, dry_run, quiet)))
@@ -159,32 +199,43 @@ def _summarize_batch(
 ) -> int:
     """Run (or with dry_run, list) a batch; exit code 1 if any file failed."""
     settings = Settings()
-    items = plan(paths, out_dir, options.fmt)
+    batch = plan(paths, out_dir, options.fmt)
+    for path in batch.ignored:
+        if not quiet:
+            err.print(f"not read (not a document type): {path}", markup=False, highlight=False)
     if dry_run:
-        for item, current in preview(items, settings, options):
-            state = "up to date" if current else "summarize"
-            out.print(f"{state:<11} {item.source} -> {item.output}", markup=False, highlight=False)
+        for item, current, earlier in preview(batch.items, out_dir, settings, options):
+            state = LABELS["skipped"] if current else "summarize"
+            moved = f" (moved from {name(earlier)})" if earlier else ""
+            line = f"{state:<11} {item.source} -> {item.output}{moved}"
+            out.print(line, markup=False, highlight=False)
         return 0
+    total = len(batch.items)
     live = out.is_terminal and not quiet
-    display = LiveDisplay(err, len(items)) if live else PlainDisplay(out, len(items), quiet)
+    display = LiveDisplay(err, total) if live else PlainDisplay(out, total, quiet)
     with display:
         outcomes = asyncio.run(
-            run_batch(items, out_dir, options, settings=settings, on_event=display)
+            run_batch(batch.items, out_dir, options, settings=settings, on_event=display)
         )
-    out.print(summary_table(outcomes))
+    out.print(summary_table(outcomes, batch.ignored))
     return EXIT_ERROR if any(o.status == "failed" for o in outcomes) else 0
 
 
-@app.command("serve")
+@app.command("serve", cls=Command)
 def serve_command(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
-    workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
+    host: Annotated[str, typer.Option(metavar="ADDRESS", help="Address to listen on.")] = (
+        "127.0.0.1"
+    ),
+    port: Annotated[int, typer.Option(metavar="PORT", help="Port to listen on.")] = 8000,
+    workers: Annotated[int, typer.Option(min=1, metavar="N", help="Worker processes.")] = 1,
 ) -> None:
     """Run the HTTP API (see /docs on the server) with uvicorn."""
     import uvicorn  # imported here: ask and summarize start faster without it
 
     settings = _run(Settings)
+    # The model settings too, here, so a bad one is an `Error:` line rather than the
+    # traceback uvicorn prints when the app factory raises.
+    _run(lambda: make_engine(None, settings))
     # In-flight requests get shutdown_timeout_s to finish on SIGTERM/SIGINT, then it exits.
     uvicorn.run(
         "api.app:create_app_from_env",
@@ -197,7 +248,7 @@ def serve_command(
     )
 
 
-app.command("chat")(chat_command)
+app.command("chat", cls=Command)(chat_command)
 app.add_typer(cache_app)
 app.add_typer(store_app, name="store")
 
@@ -207,20 +258,12 @@ def _stdin_document() -> dict[str, str]:
 
 
 async def _ask_streaming(documents: Documents, question: str, settings: Settings) -> AskResult:
-    """Run `ask` with a progress bar fed by the graph's progress events."""
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
-    with Progress(*columns, console=err, transient=True) as progress:
-        bar = progress.add_task("routing", total=None)
+    """Run `ask`, showing its progress events on stderr as they come."""
+    with AskProgress(err) as show:
         async for event in stream_ask(documents, question, settings=settings):
             if isinstance(event, AskResult):
                 return event
-            kind = event["event"]
-            if kind == "split":
-                progress.update(bar, description="reading chunks", total=event["chunks"])
-            elif kind == "chunk_done":
-                progress.update(bar, completed=event["done"])
-            elif kind == "reduce":
-                progress.update(bar, description=f"combining (round {event['round']})")
+            show(event)
     raise RuntimeError("the graph ended without a result")  # pragma: no cover
 
 
@@ -238,8 +281,16 @@ def _run(action: Callable[[], T]) -> T:
 
 def _print_answer(result: AskResult) -> None:
     out.print(escape(result.answer))
+    if result.missing_terms:
+        out.print(f"[yellow]Caution: {escape(caution(result.missing_terms))}[/]")
     _print_citations(result.citations)
     _print_coverage(result.coverage)
+
+
+def caution(missing: list[str]) -> str:
+    """The warning shown with an answer whose evidence lacks some of the question's names."""
+    names = ", ".join(f"'{term}'" for term in missing)
+    return f"the cited text does not mention {names}; the answer may be about something else."
 
 
 def _print_summary(result: SummaryResult) -> None:
@@ -261,7 +312,16 @@ def _print_citations(citations: list[Citation]) -> None:
 
 def _print_coverage(coverage: Coverage) -> None:
     line = f"read {coverage.read}/{coverage.chunks} chunks, {coverage.relevant} relevant"
-    if coverage.failed:
-        line += f", [red]{len(coverage.failed)} failed[/]"
-    print_to = err if coverage.failed else out
-    print_to.print(f"[dim]{line}[/]")
+    if not coverage.failed:
+        out.print(f"[dim]{line}[/]")
+        return
+    # On stderr, so a script reading stdout still gets the answer alone.
+    failed = len(coverage.failed)
+    err.print(
+        f"[bold yellow]Incomplete:[/] {failed} of {coverage.chunks} chunks could not be read, "
+        f"so this rests on the rest ({line})."
+    )
+    for chunk in coverage.failed[:3]:
+        err.print(f"[dim]  chunk {chunk.chunk}: {escape(chunk.error)}[/]")
+    if failed > 3:
+        err.print(f"[dim]  ... and {failed - 3} more[/]")

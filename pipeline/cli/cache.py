@@ -7,6 +7,7 @@ from rich.console import Console
 
 from pipeline.cache import ChunkCache, open_chunk_cache
 from pipeline.cli.errors import EXIT_ERROR, print_error
+from pipeline.cli.help import Command
 from pipeline.config import Settings
 from pipeline.errors import LongdocError
 
@@ -17,7 +18,7 @@ cache_app = typer.Typer(
 )
 
 
-@cache_app.command("stats")
+@cache_app.command("stats", cls=Command)
 def stats_command() -> None:
     """Where the cache is, how many readings it holds, their size and how often they were hit."""
     cache = _cache()
@@ -37,7 +38,7 @@ def stats_command() -> None:
     out.print(f"hits     {stats.hits:,}", highlight=False)
 
 
-@cache_app.command("clear")
+@cache_app.command("clear", cls=Command)
 def clear_command() -> None:
     """Drop every cached reading (the next runs read every chunk again)."""
     cache = _cache()

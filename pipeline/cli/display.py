@@ -6,6 +6,7 @@ from typing import Any
 
 from rich.console import Console, Group
 from rich.live import Live
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -18,7 +19,10 @@ from rich.progress import (
 from rich.table import Table
 
 from pipeline.batch import storage
-from pipeline.batch.items import FileOutcome
+from pipeline.batch.items import FileOutcome, Status
+
+# How each status reads, in the plain lines and the closing table alike.
+LABELS: dict[Status, str] = {"done": "done", "skipped": "up to date", "failed": "failed"}
 
 
 class PlainDisplay:
@@ -42,8 +46,10 @@ class PlainDisplay:
         self.finished += 1
         outcome: FileOutcome = event["outcome"]
         reason = f": {outcome.error}" if outcome.error else ""
+        if outcome.renamed_from:
+            reason += f" (moved from {storage.name(outcome.renamed_from)})"
         self.console.print(
-            f"[{self.finished}/{self.total}] {outcome.status} {outcome.source}{reason}",
+            f"[{self.finished}/{self.total}] {LABELS[outcome.status]} {outcome.source}{reason}",
             markup=False,
             highlight=False,
         )
@@ -97,17 +103,24 @@ class LiveDisplay:
             self.overall.update(self.task, advance=1, tokens=self.tokens, failed=self.failed)
 
 
-def summary_table(outcomes: list[FileOutcome]) -> Table:
-    """The closing table: counts of done, up to date and failed, and why each failure failed."""
+def summary_table(outcomes: list[FileOutcome], ignored: list[str]) -> Table:
+    """The closing table: counts of done, up to date and failed, why each failure failed,
+    and the files of the folders that were not read."""
     table = Table(title="longdoc summarize", show_lines=False)
     table.add_column("status")
     table.add_column("files", justify="right")
     table.add_column("details")
-    for status, label in (("done", "done"), ("skipped", "up to date")):
-        count = sum(o.status == status for o in outcomes)
-        table.add_row(label, str(count), "")
+    for status in ("done", "skipped"):
+        table.add_row(LABELS[status], str(sum(o.status == status for o in outcomes)), "")
     failed = [o for o in outcomes if o.status == "failed"]
-    table.add_row("[red]failed", str(len(failed)), "")
+    table.add_row(f"[red]{LABELS['failed']}", str(len(failed)), "")
     for outcome in failed:
-        table.add_row("", "", f"{storage.name(outcome.source)}: {outcome.error}")
+        table.add_row("", "", escape(f"{storage.name(outcome.source)}: {outcome.error}"))
+    moved = [o for o in outcomes if o.renamed_from is not None]
+    if moved:
+        table.add_row("renamed", str(len(moved)), "earlier summaries moved to NAME.summary.EXT")
+    if ignored:
+        table.add_row("not read", str(len(ignored)), "not text, Markdown, HTML or PDF")
+        for path in ignored:
+            table.add_row("", "", escape(storage.name(path)))
     return table

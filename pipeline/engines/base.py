@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from langchain_core.messages import BaseMessage
-
 from pipeline.engines.meter import Meter
-from pipeline.types import Chunk, ChunkTask, DocumentText, Draft, Finding, Route, Task
+from pipeline.types import ChatPrompt, Chunk, ChunkTask, DocumentText, Draft, Finding, Route, Task
 
 
 class Engine(Protocol):
@@ -54,6 +52,6 @@ class Engine(Protocol):
         """Write the final summary from per-chunk findings (`task="remember"`: chat memory)."""
         ...
 
-    async def chat(self, messages: list[BaseMessage], meter: Meter) -> str:
-        """Reply to a conversation directly, without documents."""
+    async def chat(self, prompt: ChatPrompt, meter: Meter) -> str:
+        """Reply to a conversation turn directly, without documents."""
         ...

@@ -1,4 +1,7 @@
-"""Meter: a callback handler that records the token usage of every model call a node makes."""
+"""Meter: a callback handler that records the token usage of every model call a node makes.
+
+It also keeps, per call, how that call fared against its endpoint's rate limits.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from langchain_core.runnables.config import merge_configs
 
 from pipeline.text.messages import message_text_with_tools
 from pipeline.text.tokens import count_tokens
-from pipeline.types import CallUsage
+from pipeline.types import CallUsage, LimitUsage
 
 
 class Meter(BaseCallbackHandler):
@@ -28,8 +31,12 @@ class Meter(BaseCallbackHandler):
 
     def __init__(self, node: str) -> None:
         self.node = node
-        self.records: list[CallUsage] = []
+        self.records: list[CallUsage | LimitUsage] = []
         self._prompts: dict[UUID, list[BaseMessage]] = {}
+
+    def note(self, record: LimitUsage) -> None:
+        """Add how one call fared against its endpoint's limits (from calls.py)."""
+        self.records.append(record)
 
     def config(self) -> RunnableConfig:
         """The current run's config (so tracing still nests) with this meter added."""

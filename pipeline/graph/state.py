@@ -8,7 +8,7 @@ from typing import Annotated, Any, TypedDict
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 
-from pipeline.types import CallUsage, Chunk, DocumentText, Finding, Mode, Task
+from pipeline.types import CallUsage, Chunk, DocumentText, Finding, LimitUsage, Mode, Task
 
 
 class InputState(TypedDict, total=False):
@@ -30,7 +30,7 @@ class OutputState(TypedDict, total=False):
 
     `messages` is the thread's full history (add_messages appends, never drops);
     `summary` the running summary written by compress; `compressed` whether this
-    turn folded history.
+    turn folded history; `recalled` the ids of the earlier messages recalled into it.
     """
 
     answer: str
@@ -39,9 +39,11 @@ class OutputState(TypedDict, total=False):
     coverage: dict[str, Any]
     usage: dict[str, Any]
     conflicts: list[str]
+    missing_terms: list[str]
     messages: Annotated[list[AnyMessage], add_messages]
     summary: str
     compressed: bool
+    recalled: list[str]
 
 
 class State(InputState, OutputState, total=False):
@@ -70,8 +72,12 @@ class State(InputState, OutputState, total=False):
     folding: list[str]
     """Written by compress (replaces): ids of the messages this turn folds; read by fold."""
 
-    usage_log: Annotated[list[CallUsage], operator.add]
-    """One record per model call, appended by every node; overwritten by route each run."""
+    recall_hits: list[dict[str, Any]]
+    """Written by recall (replaces): the recalled entries (RecalledMessage dicts), for chat."""
+
+    usage_log: Annotated[list[CallUsage | LimitUsage], operator.add]
+    """Per model call, its tokens and its rate-limit record, appended by every node;
+    overwritten by route each run."""
 
 
 def documents_of(state: State) -> list[DocumentText]:

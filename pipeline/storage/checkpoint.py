@@ -30,6 +30,7 @@ STATE_TYPES = [
     ("pipeline.types", "Finding"),
     ("pipeline.types", "Evidence"),
     ("pipeline.types", "CallUsage"),
+    ("pipeline.types", "LimitUsage"),
     ("pipeline.types", "DocumentText"),
     ("pipeline.schemas", "Finding"),
     ("pipeline.schemas", "Evidence"),

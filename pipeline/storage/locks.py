@@ -33,7 +33,7 @@ async def thread_lock(settings: Settings, thread_id: str) -> AsyncIterator[None]
         async with _dynamodb_lease(url, thread_id):
             yield
     else:
-        async with _file_lock(settings.data_dir / "locks" / f"{thread_id}.lock"):
+        async with file_lock(settings.data_dir / "locks" / f"{thread_id}.lock"):
             yield
 
 
@@ -76,7 +76,8 @@ async def _dynamodb_lease(url: str, thread_id: str) -> AsyncIterator[None]:
 
 
 @asynccontextmanager
-async def _file_lock(path: Path) -> AsyncIterator[None]:
+async def file_lock(path: Path) -> AsyncIterator[None]:
+    """An exclusive lock on `path` (made if missing), polled so a cancelled wait stops at once."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a") as handle:  # closing the file releases the lock
         while True:

@@ -31,7 +31,9 @@ def locate(quote: str, chunk: Chunk, score: float = 0.0) -> Evidence | None:
     return evidence_at(chunk, start, end, score)
 
 
-def evidence_at(chunk: Chunk, start: int, end: int, score: float = 0.0) -> Evidence:
+def evidence_at(
+    chunk: Chunk, start: int, end: int, score: float = 0.0, display: str = ""
+) -> Evidence:
     """Evidence for chunk-local offsets, placed at absolute document offsets."""
     return Evidence(
         document=chunk["document"],
@@ -40,6 +42,7 @@ def evidence_at(chunk: Chunk, start: int, end: int, score: float = 0.0) -> Evide
         end=chunk["start"] + end,
         quote=chunk["text"][start:end],
         score=score,
+        display=display,
     )
 
 

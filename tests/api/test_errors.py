@@ -187,6 +187,16 @@ async def test_invalid_fields_are_422(client: httpx.AsyncClient, body: Any) -> N
     assert_error(await client.post("/v1/ask", json=body), 422, "invalid_input")
 
 
+async def test_options_that_conflict_say_which_fields(client: httpx.AsyncClient) -> None:
+    options = {"chunk_size": 60, "chunk_overlap": 60}
+    body = {"question": ACME_QUESTION, "document": ACME_NOTE, "options": options}
+    error = assert_error(await client.post("/v1/ask", json=body), 422, "invalid_input")
+    assert (
+        error["message"]
+        == "invalid options: chunk_overlap (60) must be smaller than chunk_size (60)"
+    )
+
+
 @pytest.mark.parametrize(
     "raw",
     [

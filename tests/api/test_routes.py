@@ -7,6 +7,7 @@ import httpx
 from pipeline import Settings
 from tests.support.documents import html_page, pdf_bytes
 from tests.support.http import assert_error, client_for, sse_events
+from tests.support.rate_limited import RateLimitedModel
 from tests.support.texts import ACME_NOTE, ACME_QUESTION
 
 # ---- answers ----
@@ -195,3 +196,46 @@ async def test_openapi_documents_both_body_types_and_the_error_body(
     for name in ("AskRequest", "AskForm", "AskResponse", "ErrorResponse", "Citation", "Options"):
         assert components[name].get("description") or components[name].get("properties")
     assert (await client.get("/docs")).status_code == 200
+
+
+async def test_metrics_show_each_endpoints_limit_429s_and_waits(settings: Settings) -> None:
+    server = RateLimitedModel(latency=0.01, capacity=lambda t: 2, retry_after_s=0.05)
+    limited = settings.model_copy(update={"max_concurrency": 16})
+    async with await client_for(limited, server) as http:
+        text = "\n\n".join(ACME_NOTE for _ in range(12))
+        response = await http.post("/v1/ask", json={"question": ACME_QUESTION, "document": text})
+        assert response.status_code == 200, response.text
+        assert response.json()["usage"]["by_model"]["RateLimitedModel"]["rate_limited"] > 0
+        metrics = await http.get("/metrics")
+    assert metrics.status_code == 200
+    assert metrics.headers["content-type"].startswith("text/plain; version=0.0.4")
+    samples = {
+        line.split("{")[0]: float(line.rsplit(" ", 1)[1])
+        for line in metrics.text.splitlines()
+        if line.startswith("longdoc_") and 'model="RateLimitedModel"' in line
+    }
+    assert samples["longdoc_model_rate_limited_total"] == server.refused > 0
+    assert 1 <= samples["longdoc_model_concurrency_limit"] <= 3
+    assert samples["longdoc_model_concurrency_ceiling"] == 16
+    assert samples["longdoc_model_calls_in_flight"] == 0
+    assert "# TYPE longdoc_model_wait_seconds_total counter" in metrics.text
+
+
+async def test_streaming_ask_says_when_the_provider_refuses_calls(settings: Settings) -> None:
+    server = RateLimitedModel(latency=0.01, capacity=lambda t: 2, retry_after_s=0.05)
+    limited = settings.model_copy(update={"max_concurrency": 16})
+    async with await client_for(limited, server) as http:
+        response = await http.post(
+            "/v1/ask",
+            json={"question": ACME_QUESTION, "document": "\n\n".join([ACME_NOTE] * 12)},
+            headers={"Accept": "text/event-stream"},
+        )
+    events = sse_events(response.text)
+    backoffs = [data for name, data in events if name == "rate_limited"]
+    assert backoffs
+    assert backoffs[0]["model"] == "RateLimitedModel"
+    assert backoffs[0]["status"] == 429
+    assert 1 <= backoffs[-1]["limit"] < 16
+    assert backoffs[0]["pause_s"] == 0.05
+    assert events[-1][0] == "result"
+    assert events[-1][1]["coverage"]["failed"] == []

@@ -60,7 +60,7 @@ async def timed_batch(
     model: Any = None,
     executor: str = "local",
 ) -> tuple[float, list[dict[str, Any]]]:
-    items = plan([str(docs)], str(out), "md")
+    items = plan([str(docs)], str(out), "md").items
     files: dict[Path, dict[str, Any]] = {}
 
     def record(event: dict[str, Any]) -> None:

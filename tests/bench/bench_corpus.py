@@ -156,7 +156,7 @@ def start_ray() -> float:
 
 
 async def batch_seconds(docs: Path, out: Path, options: BatchOptions, settings: Settings) -> float:
-    items = plan([str(docs)], str(out), "md")
+    items = plan([str(docs)], str(out), "md").items
     started = time.perf_counter()
     outcomes = await run_batch(items, str(out), options, settings=settings)
     wall = time.perf_counter() - started

@@ -54,7 +54,13 @@ SHAPE_OF = {
 
 _SOFT_BREAK = re.compile(r"[‐-]\n[ \t]*")
 _WRAP = re.compile(r"\S\n[ \t]*[a-z(]|\S[ \t]{2,}\S|[‐-]\n")
+_FENCED = re.compile(r"```.*?```", re.DOTALL)
 _ENDS = '.!?:;。！？"”’)]'
+# A list item's marker: text after an item that ends '; or' starts the next item, not a
+# sentence's second half, and an item that starts 'b) ...' is no fragment.
+_MARKER = re.compile(r"(?:[-*•]|\(?[a-z0-9]{1,3}[.)])\s")
+SHORT_LINE = 40
+"""A line this short before a citation is a heading or a term, not the start of its sentence."""
 
 
 def normalize(text: str) -> str:
@@ -79,21 +85,34 @@ def is_right(question: dict[str, Any], result: AskResult) -> bool:
 def problems(result: AskResult, text: str) -> list[str]:
     """Why the answer does not read clean; empty when it does."""
     found: list[str] = []
-    if _WRAP.search(result.answer):
+    if _WRAP.search(_FENCED.sub("", result.answer)):
         found.append("hard-wrap")
     shown = [c for c in result.citations if normalize(c.quote) in normalize(result.answer)]
     for citation in shown:
         before = text[: citation.start].rstrip()
         after = text[citation.end :].lstrip()
         quote = citation.quote.strip()
-        if before and before[-1] not in _ENDS and quote[:1].islower():
+        opens = before and before[-1] not in _ENDS and quote[:1].islower()
+        if opens and not _starts_block(text, citation.start) and not _MARKER.match(quote):
             found.append("starts mid-sentence")
-        if quote and quote[-1] not in _ENDS and after[:1].islower():
+        closes = quote and quote[-1] not in _ENDS and after[:1].islower()
+        paragraph_ends = re.match(r"[ \t]*\n[ \t]*\n", text[citation.end :]) is not None
+        if closes and not _MARKER.match(after) and not paragraph_ends:
             found.append("ends mid-sentence")
     sentences = [normalize(s) for s in re.split(r"(?<=[.!?])\s+", result.answer) if s.strip()]
     if len(set(sentences)) < len(sentences):
         found.append("duplicate")
     return sorted(set(found))
+
+
+def _starts_block(text: str, start: int) -> bool:
+    """The citation opens a line under a short line (a heading or a term such as 'EXIT
+    STATUS' above 'ssh exits with ...'): it starts its sentence though lowercase."""
+    line_start = text.rfind("\n", 0, start) + 1
+    if text[line_start:start].strip():
+        return False
+    previous = text[: max(0, line_start - 1)].rsplit("\n", 1)[-1].strip()
+    return len(previous) < SHORT_LINE
 
 
 def load(split: str) -> list[dict[str, Any]]:

@@ -19,6 +19,7 @@ from pipeline.types import Chunk
 from tests.support import LONGDOC
 from tests.support.fakes import FakeChatModel
 from tests.support.http import client_for
+from tests.support.shaped import REPORT
 
 PLACES = ["Bergen", "Oslo", "Tromso", "Stavanger", "Bodo", "Alesund", "Narvik", "Molde"]
 QUESTION = "Where did crane 7 lift boxes?"
@@ -62,6 +63,22 @@ def test_the_same_question_twice_reads_no_chunk_the_second_time() -> None:
     )
     assert second.answer == first.answer
     assert second.citations == first.citations
+
+
+def test_a_cached_reading_reads_as_the_fresh_one_shown_whole_with_its_cautions() -> None:
+    """The built-in engine's readings carry how each quote reads (a table row with its
+    headers) and the asked names the evidence lacks; a hit must keep both."""
+    table = {"id": "doc", "text": REPORT}
+    question = "What was the order backlog at year end in 2024?"
+    first, second = ask(table, question), ask(table, question)
+    assert second.usage.cached_reads == second.coverage.read > 0
+    assert second.answer.startswith("Order backlog at year end — 2024: 6,240")
+    assert second.answer == first.answer
+    register = "The Ashford warehouse opened in 1998. The Lakeside warehouse opened in 2006."
+    misspelt = "When did the Ashfort warehouse open?"
+    first, second = ask(register, misspelt), ask(register, misspelt)
+    assert second.usage.cached_reads > 0
+    assert second.missing_terms == first.missing_terms == ["Ashfort"]
 
 
 async def test_cached_chunks_still_report_progress_marked_cached() -> None:

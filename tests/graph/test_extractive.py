@@ -200,6 +200,20 @@ async def test_chat_without_a_model_recalls_what_the_user_said() -> None:
     assert "My name is Aiko" in result.answer
 
 
+async def test_a_question_about_the_user_finds_their_fact_by_its_root() -> None:
+    history = [
+        HumanMessage("I am a statistics student from Busan."),
+        AIMessage("Good. Ask me anything about your documents."),
+        HumanMessage("The studio upstairs is noisy at night."),
+    ]
+    study = await _chat("What do I study?", history)
+    assert 'You said: "I am a statistics student from Busan."' in study.answer
+    job = await _chat("What is my job?", history)
+    assert "without a language model" in job.answer, "no root shared: no guess"
+    other = await _chat("What do they study?", history)
+    assert "without a language model" in other.answer, "not a question about the user"
+
+
 async def test_chat_without_a_model_says_plainly_when_a_model_is_needed() -> None:
     result = await _chat("Write a poem about the sea.", [HumanMessage("My name is Aiko.")])
     assert "without a language model" in result.answer

@@ -14,7 +14,7 @@ from pipeline.graph.chunking import split_documents
 from pipeline.text.tokens import count_tokens
 from pipeline.types import DocumentText
 from tests.support.fakes import FakeChatModel
-from tests.support.texts import FILLER, ROBOTICS_REPORT
+from tests.support.texts import FILLER, KEEPER_IN_A_FAILING_CHUNK, ROBOTICS_REPORT
 
 
 async def events_of(graph: Any, state: dict[str, Any]) -> list[dict[str, Any]]:
@@ -95,6 +95,60 @@ def test_failed_chunk_is_reported_and_answer_still_returned(model: FakeChatModel
     assert result.coverage.read == result.coverage.chunks - 1
     failing_prompts = [p for p in model.prompts if "FAIL_ALWAYS" in p and "Excerpt" in p]
     assert len(failing_prompts) == 3  # the first try and max_retries=2 retries
+
+
+def test_not_found_when_a_chunk_failed_says_what_could_not_be_read(model: FakeChatModel) -> None:
+    settings = Settings(chunk_size=100, chunk_overlap=0, retry_initial_s=0.0, max_retries=0)
+    result = ask(
+        KEEPER_IN_A_FAILING_CHUNK, "Who is the lighthouse keeper?", model=model, settings=settings
+    )
+    coverage = result.coverage
+    assert len(coverage.failed) == 1
+    assert not result.answer.startswith("The documents do not contain")
+    assert result.answer == (
+        f"The answer could not be found in the chunks that were read "
+        f"({coverage.read} of {coverage.chunks}): 1 of {coverage.chunks} chunks could not be "
+        "read, and the answer may be in them."
+    )
+    assert result.incomplete
+    assert result.model_dump()["incomplete"] is True
+    assert result.citations == []
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("灯台守は誰ですか？", "読み取れた部分（{chunks}個中{read}個のチャンク）では答えが"),
+        ("등대지기는 누구입니까?", "읽은 청크({chunks}개 중 {read}개)에서는 답을"),
+        ("灯塔看守人是谁？", "在已读取的部分（{chunks}个块中的{read}个）中没有找到答案"),
+    ],
+)
+def test_not_found_with_a_failed_chunk_is_in_the_language_of_the_question(
+    model: FakeChatModel, question: str, expected: str
+) -> None:
+    settings = Settings(chunk_size=100, chunk_overlap=0, retry_initial_s=0.0, max_retries=0)
+    result = ask(KEEPER_IN_A_FAILING_CHUNK, question, model=model, settings=settings)
+    coverage = result.coverage
+    assert result.answer.startswith(expected.format(chunks=coverage.chunks, read=coverage.read))
+    assert result.incomplete
+
+
+def test_answer_from_the_chunks_read_is_still_marked_incomplete(model: FakeChatModel) -> None:
+    settings = Settings(chunk_size=100, chunk_overlap=0, retry_initial_s=0.0, max_retries=0)
+    text = ROBOTICS_REPORT + "FAIL_ALWAYS. " + FILLER
+    result = ask(text, "Who is the chief executive?", model=model, settings=settings)
+    assert "Ingrid Halvorsen" in result.answer
+    assert result.incomplete
+    summary = summarize(text, model=model, settings=settings)
+    assert summary.incomplete
+    assert summary.model_dump()["incomplete"] is True
+
+
+def test_clean_run_is_not_incomplete(model: FakeChatModel, settings: Settings) -> None:
+    result = ask(ROBOTICS_REPORT, "Which submarine models exist?", model=model, settings=settings)
+    assert result.answer.startswith("The documents do not contain")
+    assert not result.incomplete
+    assert result.model_dump()["incomplete"] is False
 
 
 def test_rate_limited_chunk_succeeds_on_retry(model: FakeChatModel, settings: Settings) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from pipeline import InputError, Settings, TooLargeError, ask, build_graph
+from pipeline import ConfigError, InputError, Settings, TooLargeError, ask, build_graph
 from tests.support.fakes import FakeChatModel
 
 
@@ -107,5 +107,5 @@ def test_settings_read_a_dotenv_file(tmp_path: Path) -> None:
 
 
 def test_overlap_must_be_smaller_than_chunk_size() -> None:
-    with pytest.raises(ValueError, match="chunk_overlap"):
+    with pytest.raises(ConfigError, match="chunk_overlap"):
         Settings(chunk_size=100, chunk_overlap=100)

@@ -107,3 +107,80 @@ async def test_parent_sees_subgraph_node_events_with_subgraphs_true(
     }
     assert namespaces
     assert all(ns[0].startswith("longdoc") for ns in namespaces)
+
+
+# ---- synchronous parents: invoke and stream, not ainvoke ----
+
+
+def test_graph_as_a_node_of_a_sync_parent_answers_with_invoke(
+    model: FakeChatModel, settings: Settings
+) -> None:
+    parent = StateGraph(Parent)
+    parent.add_node("longdoc", build_graph(model, settings))
+    parent.add_node("report", write_report)
+    parent.add_edge(START, "longdoc")
+    parent.add_edge("longdoc", "report")
+    parent.add_edge("report", END)
+
+    out = parent.compile().invoke(
+        {"question": "Who is the lighthouse keeper?", "documents": [{"id": "log", "text": TEXT}]}
+    )
+    assert "Marta Lund" in out["report"]
+    assert out["coverage"]["chunks"] > 1
+    assert out["coverage"]["failed"] == []
+    assert out["usage"]["calls"] == model.calls
+    assert all(TEXT[c["start"] : c["end"]] == c["quote"] for c in out["citations"])
+
+
+def test_sync_node_calling_invoke_streams_progress_to_the_parent(
+    model: FakeChatModel, settings: Settings
+) -> None:
+    longdoc = build_graph(model, settings)
+
+    def research(state: Parent) -> dict[str, Any]:
+        result = longdoc.invoke({"question": state["question"], "documents": state["documents"]})
+        return {"answer": result["answer"], "citations": result["citations"]}
+
+    parent = StateGraph(Parent)
+    parent.add_node("research", research)
+    parent.add_edge(START, "research")
+    parent.add_edge("research", END)
+    state = {
+        "question": "Who is the lighthouse keeper?",
+        "documents": [{"id": "log", "text": TEXT}],
+    }
+    events = list(parent.compile().stream(state, stream_mode="custom", subgraphs=True))
+    kinds = [chunk["event"] for _, chunk in events]
+    assert kinds[0] == "route"
+    assert kinds.count("chunk_done") > 1
+    assert kinds[-1] == "answer"
+
+
+def test_invoke_bounds_parallel_model_calls_by_max_concurrency() -> None:
+    slow = FakeChatModel(latency=0.1)
+    settings = Settings(chunk_size=100, chunk_overlap=0, max_concurrency=3)
+    out = build_graph(slow, settings).invoke(
+        {"question": "Who is the lighthouse keeper?", "documents": [{"id": "log", "text": TEXT}]}
+    )
+    assert "Marta Lund" in out["answer"]
+    assert slow.peak_in_flight == 3
+
+
+def test_invoke_reports_a_failed_chunk_like_ainvoke(model: FakeChatModel) -> None:
+    settings = Settings(chunk_size=100, chunk_overlap=0, retry_initial_s=0.0, max_retries=0)
+    text = TEXT + "FAIL_ALWAYS. " + ("Gulls cry. " * 60)
+    out = build_graph(model, settings).invoke(
+        {"question": "Who is the lighthouse keeper?", "documents": [{"id": "log", "text": text}]}
+    )
+    assert "Marta Lund" in out["answer"]
+    assert len(out["coverage"]["failed"]) == 1
+
+
+async def test_invoke_works_from_a_thread_that_runs_an_event_loop(
+    model: FakeChatModel, settings: Settings
+) -> None:
+    # As in a notebook cell: a sync call made while this thread's loop is running.
+    out = build_graph(model, settings).invoke(
+        {"question": "Who is the lighthouse keeper?", "documents": [{"id": "log", "text": TEXT}]}
+    )
+    assert "Marta Lund" in out["answer"]

@@ -59,7 +59,7 @@ def test_folder_is_summarized_one_output_per_file(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     written = outputs(out)
     assert len(written) == 6
-    assert "part0/doc000.txt.md" in written
+    assert "part0/doc000.summary.md" in written
     assert all(text.startswith("<!-- longdoc sha256=") for text in written.values())
     assert [r["status"] for r in manifest(out)] == ["done"] * 6
 
@@ -127,12 +127,111 @@ def test_glob_patterns_and_json_format(tmp_path: Path) -> None:
     result = runner.invoke(app, ["summarize", pattern, "--out", str(out), "--format", "json"])
     assert result.exit_code == 0, result.output
     files = sorted(out.glob("*.json"))
-    assert [f.name for f in files] == ["doc000.txt.json", "doc003.txt.json"]
+    assert [f.name for f in files] == ["doc000.summary.json", "doc003.summary.json"]
     payload = json.loads(files[0].read_text())
     assert payload["summary"]
     source = (docs / "part0" / "doc000.txt").read_text()
     for citation in payload["citations"]:
         assert source[citation["start"] : citation["end"]] == citation["quote"]
+
+
+def test_files_sharing_a_stem_keep_their_suffixes_in_the_output_names(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "report.md").write_text("The harbour opened in 1901. It has four cranes.")
+    (docs / "report.txt").write_text("The orchard opened in 1902. It grows pears.")
+    (docs / "notes.txt").write_text("The railway opened in 1903. It runs north.")
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["summarize", str(docs), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert sorted(outputs(out)) == [
+        "notes.summary.md",
+        "report.md.summary.md",
+        "report.txt.summary.md",
+    ]
+    assert "orchard" in outputs(out)["report.txt.summary.md"]
+
+
+def test_two_folders_meeting_at_one_output_name_is_an_error(tmp_path: Path) -> None:
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "x.txt").write_text(f"Folder {folder} holds one sentence.")
+    out = tmp_path / "out"
+    result = runner.invoke(
+        app, ["summarize", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(out)]
+    )
+    assert result.exit_code == 1
+    assert "would both be summarized to" in result.stderr
+    assert not out.exists()
+
+
+def rename_to_the_older_names(out: Path) -> None:
+    """Make `out` look as the previous release left it: `x.txt.md` names in files and manifest."""
+    for path in out.rglob("*.summary.md"):
+        older = path.with_name(path.name.removesuffix(".summary.md") + ".txt.md")
+        path.rename(older)
+    text = (out / "manifest.jsonl").read_text(encoding="utf-8")
+    (out / "manifest.jsonl").write_text(text.replace(".summary.md", ".txt.md"), encoding="utf-8")
+
+
+@pytest.mark.parametrize("keep_manifest", [True, False], ids=["manifest", "no-manifest"])
+def test_rerun_moves_summaries_from_their_older_names_instead_of_redoing_them(
+    tmp_path: Path, keep_manifest: bool
+) -> None:
+    docs = make_corpus(tmp_path / "docs", 3)
+    out = tmp_path / "out"
+    assert runner.invoke(app, ["summarize", str(docs), "--out", str(out)]).exit_code == 0
+    before = outputs(out)
+    rename_to_the_older_names(out)
+    if not keep_manifest:
+        (out / "manifest.jsonl").unlink()
+    dry = runner.invoke(app, ["summarize", str(docs), "--out", str(out), "--dry-run"])
+    assert dry.output.count("up to date") == 3, dry.output
+    assert "moved from doc000.txt.md" in dry.output
+    result = runner.invoke(app, ["summarize", str(docs), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert outputs(out) == before, "each summary is at its new name, none left at an old one"
+    last_run = manifest(out)[-3:]
+    assert [r["status"] for r in last_run] == ["skipped"] * 3
+    assert all(str(r["renamed_from"]).endswith(".txt.md") for r in last_run)
+    assert "renamed" in result.output
+
+
+def test_folder_files_longdoc_does_not_read_are_listed(tmp_path: Path) -> None:
+    docs = make_corpus(tmp_path / "docs", 2)
+    (docs / "photo.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (docs / ".hidden.txt").write_text("Editors leave files like this one behind.")
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["summarize", str(docs), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert f"not read (not a document type): {docs / 'photo.png'}" in result.stderr
+    table = result.stdout.split("longdoc summarize", 1)[1]
+    assert "not read" in table
+    assert "photo.png" in table
+    assert ".hidden" not in result.output
+    assert len(outputs(out)) == 2
+
+
+def test_plain_lines_and_closing_table_both_say_up_to_date(tmp_path: Path) -> None:
+    docs = make_corpus(tmp_path / "docs", 2)
+    out = tmp_path / "out"
+    runner.invoke(app, ["summarize", str(docs), "--out", str(out)])
+    again = runner.invoke(app, ["summarize", str(docs), "--out", str(out)])
+    lines = [line for line in again.stdout.splitlines() if line.startswith("[")]
+    assert len(lines) == 2
+    assert all(" up to date " in line for line in lines), lines
+    assert "skipped" not in again.stdout
+
+
+def test_outputs_inside_the_folder_summarized_are_not_summarized_on_a_rerun(
+    tmp_path: Path,
+) -> None:
+    docs = make_corpus(tmp_path / "docs", 2)
+    out = docs / "summaries"
+    assert runner.invoke(app, ["summarize", str(docs), "--out", str(out)]).exit_code == 0
+    again = runner.invoke(app, ["summarize", str(docs), "--out", str(out)])
+    assert again.exit_code == 0
+    assert [r["status"] for r in manifest(out)] == ["done", "done", "skipped", "skipped"]
 
 
 def test_several_files_without_out_is_a_usage_error(tmp_path: Path) -> None:

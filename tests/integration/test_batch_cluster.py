@@ -128,7 +128,9 @@ def test_s3_inputs_and_outputs_with_the_local_executor(
     first = summarize(src, out, env=s3.env)
     assert first.returncode == 0, first.stderr
     written = s3_outputs(fs, f"{name}/out")
-    assert sorted(written) == sorted(f"{p}.md" for p in outputs_of(docs))
+    assert sorted(written) == sorted(
+        f"{p.removesuffix('.txt')}.summary.md" for p in outputs_of(docs)
+    )
     local = tmp_path / "local"
     assert summarize(str(docs), str(local), env=s3.env).returncode == 0
     # The same summaries; only the stamp's sources differ: a path here, a URL there.
@@ -142,7 +144,35 @@ def test_s3_inputs_and_outputs_with_the_local_executor(
     assert records[0]["source"].startswith(f"s3://{name}/in/")
     pattern = summarize(f"s3://{name}/in/part1/*.txt", f"s3://{name}/glob", env=s3.env)
     assert pattern.returncode == 0
-    assert sorted(s3_outputs(fs, f"{name}/glob")) == ["doc001.txt.md", "doc004.txt.md"]
+    assert sorted(s3_outputs(fs, f"{name}/glob")) == ["doc001.summary.md", "doc004.summary.md"]
+
+
+def test_s3_names_moves_older_names_lists_files_not_read_and_skips_its_out_folder(
+    s3: S3, bucket: tuple[Any, str], tmp_path: Path
+) -> None:
+    fs, name = bucket
+    docs = make_corpus(tmp_path / "docs", 3)
+    upload(fs, docs, f"{name}/in")
+    fs.pipe_file(f"{name}/in/photo.png", b"\x89PNG\r\n\x1a\n")
+    src, out = f"s3://{name}/in", f"s3://{name}/in/summaries"  # --out inside the input
+    first = summarize(src, out, env=s3.env)
+    assert first.returncode == 0, first.stderr
+    assert f"not read (not a document type): {src}/photo.png" in first.stderr
+    written = s3_outputs(fs, f"{name}/in/summaries")
+    assert sorted(written) == [f"part{i}/doc00{i}.summary.md" for i in range(3)]
+    # As the previous release named them: x.txt.md, in the store and in its manifest.
+    for path in written:
+        fs.mv(f"{name}/in/summaries/{path}", f"{name}/in/summaries/{path[:-11]}.txt.md")
+    kept = fs.cat_file(f"{name}/in/summaries/manifest.jsonl").decode()
+    fs.pipe_file(
+        f"{name}/in/summaries/manifest.jsonl", kept.replace(".summary.md", ".txt.md").encode()
+    )
+    again = summarize(src, out, env=s3.env)
+    assert again.returncode == 0, again.stderr
+    assert s3_outputs(fs, f"{name}/in/summaries") == written, "moved, not redone or left"
+    last_run = s3_manifest(fs, f"{name}/in/summaries")[-3:]
+    assert [r["status"] for r in last_run] == ["skipped"] * 3, "no summary of a summary"
+    assert all(str(r["renamed_from"]).endswith(".txt.md") for r in last_run)
 
 
 def outputs_of(docs: Path) -> list[str]:

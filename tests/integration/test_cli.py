@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
-from tests.support import REPO
+from pipeline.prompts import NOT_FOUND_IN_READ
+from pipeline.threads import get_thread
+from tests.support import LONGDOC, REPO
+from tests.support.texts import KEEPER_IN_A_FAILING_CHUNK, ROBOTICS_REPORT
 
 REPORT = REPO / "sample_docs" / "annual_report.md"
 runner = CliRunner()
@@ -34,6 +40,23 @@ def test_ask_json_is_the_ask_result_with_exact_spans() -> None:
     assert payload["citations"]
     for citation in payload["citations"]:
         assert text[citation["start"] : citation["end"]] == citation["quote"]
+
+
+def test_ask_shows_a_caution_when_the_evidence_lacks_the_asked_name(tmp_path: Path) -> None:
+    path = tmp_path / "register.md"
+    path.write_text("The Ashford warehouse opened in 1998. The Lakeside warehouse opened in 2006.")
+    result = runner.invoke(app, ["ask", str(path), "When did the Ashfort warehouse open?"])
+    assert result.exit_code == 0, result.output
+    assert "1998" in result.output
+    assert "Caution: the cited text does not mention 'Ashfort'" in result.output
+    plain = runner.invoke(app, ["ask", str(path), "When did the Lakeside warehouse open?"])
+    assert "Caution" not in plain.output
+    payload = json.loads(
+        runner.invoke(
+            app, ["ask", str(path), "When did the Ashfort warehouse open?", "--json"]
+        ).output
+    )
+    assert payload["missing_terms"] == ["Ashfort"]
 
 
 def test_ask_reads_several_files() -> None:
@@ -138,10 +161,21 @@ def test_chat_repl_remembers_and_shows_history(tmp_path: Path) -> None:
     assert "user> My name is Aiko Tanaka." in again.stdout
 
 
-def test_chat_with_unknown_thread_is_an_error(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["chat", "--thread", "nope"], input="/exit\n")
+def test_chat_with_a_new_thread_id_starts_that_thread(tmp_path: Path) -> None:
+    first = runner.invoke(app, ["chat", "--thread", "boat-notes"], input="/history\nHello there\n")
+    assert first.exit_code == 0, first.output
+    assert "new thread boat-notes" in first.stdout
+    assert "(no messages yet)" in first.stdout
+    assert len(get_thread("boat-notes").history) == 2
+    again = runner.invoke(app, ["chat", "--thread", "boat-notes"], input="/exit\n")
+    assert "thread boat-notes (2 messages)" in again.stdout
+    assert "new thread" not in again.stdout
+
+
+def test_chat_with_a_malformed_thread_id_is_an_error() -> None:
+    result = runner.invoke(app, ["chat", "--thread", "no spaces/allowed"], input="/exit\n")
     assert result.exit_code == 1
-    assert "does not exist" in result.stderr
+    assert "Error: the thread id must be" in result.stderr
 
 
 def test_debug_variable_adds_a_traceback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -154,6 +188,196 @@ def test_debug_variable_adds_a_traceback(tmp_path: Path, monkeypatch: pytest.Mon
     assert "Traceback" not in plain.stderr
 
 
+def test_chat_import_loads_a_history_the_next_turn_recalls(tmp_path: Path) -> None:
+    lines = [{"role": "user", "content": "My locker number is 318.", "name": "Ines"}]
+    lines += [
+        {"role": "user", "content": f"Note {i}: " + "the canteen opens late. " * 20}
+        for i in range(20)
+    ]
+    history = tmp_path / "history.jsonl"
+    history.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    longdoc = Path(sys.executable).parent / "longdoc"
+    result = subprocess.run(
+        [str(longdoc), "chat", "--import", str(history)],
+        input="What is my locker number?\n/exit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        env={**os.environ, "LONGDOC_DATA_DIR": str(tmp_path / "data")},
+    )
+    assert result.returncode == 0, result.stderr
+    assert "imported 21 messages (21 in all)" in result.stdout
+    assert "My locker number is 318." in result.stdout.split("longdoc>", 1)[1]
+    assert "(recalled" in result.stdout
+
+
+def test_chat_import_of_a_bad_line_names_it_and_writes_nothing(tmp_path: Path) -> None:
+    history = tmp_path / "bad.jsonl"
+    history.write_text(
+        '{"role": "user", "content": "fine"}\n\n{"role": "narrator", "content": "no"}\n'
+    )
+    result = runner.invoke(app, ["chat", "--import", str(history)], input="/exit\n")
+    assert result.exit_code == 1
+    stderr = " ".join(result.stderr.split())  # as read, not as wrapped to the terminal
+    assert "message 1: role must be 'user' or 'assistant'" in stderr
+    assert "bad.jsonl line 3" in stderr
+    assert "nothing was imported" in stderr
+    assert not (tmp_path / "data").exists(), "no thread, no store: nothing was written"
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('{"role": "user", "content": "fine"}\n{not json\n')
+    result = runner.invoke(app, ["chat", "--import", str(broken)], input="/exit\n")
+    assert result.exit_code == 1
+    assert "broken.jsonl line 2 is not JSON" in " ".join(result.stderr.split())
+
+
+# ---- settings, usage errors, progress, help ----
+
+COMMANDS = {
+    "ask": ["ask", str(REPORT), "Who founded it?"],
+    "summarize": ["summarize", str(REPORT)],
+    "summarize --out": ["summarize", str(REPORT), "--out", "summaries"],
+    "chat": ["chat"],
+    "serve": ["serve", "--port", "1"],
+}
+
+
+@pytest.mark.parametrize("command", COMMANDS.values(), ids=COMMANDS.keys())
+def test_bad_setting_is_an_error_with_a_hint_in_every_command(
+    monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    monkeypatch.setenv("LONGDOC_CHUNK_SIZE", "abc")
+    result = runner.invoke(app, command, input="/exit\n")
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith("Error: LONGDOC_CHUNK_SIZE='abc' is not valid")
+    assert "Hint: Set LONGDOC_CHUNK_SIZE to a whole number from 50 to 200000" in result.stderr
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "error"),
+    [
+        ("LONGDOC_PROVIDER", "foo", "Error: LONGDOC_PROVIDER='foo' is not valid"),
+        ("LONGDOC_MAX_DOCUMENT_MB", "-1", "Error: LONGDOC_MAX_DOCUMENT_MB='-1' is not valid"),
+        ("LONGDOC_PROVIDER", "openai", "Error: LONGDOC_MODEL is not set"),
+    ],
+)
+def test_serve_with_a_bad_setting_exits_with_an_error_line(
+    tmp_path: Path, variable: str, value: str, error: str
+) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LONGDOC_")}
+    result = subprocess.run(
+        [str(LONGDOC), "serve", "--port", "1"],
+        env={**env, variable: value},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1
+    assert result.stderr.startswith(error), result.stderr
+    assert "Hint: " in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ([str(REPORT)], "the question is missing: put it after the files"),
+        (["Who founded it?"], "no document given: put the files before the question"),
+        ([], "give the documents and then the question"),
+    ],
+)
+def test_ask_with_a_missing_argument_says_which(arguments: list[str], message: str) -> None:
+    result = runner.invoke(app, ["ask", *arguments])
+    assert result.exit_code == 2
+    assert message in " ".join(result.stderr.replace("│", " ").split())
+    assert "Missing argument" not in result.stderr
+
+
+def test_ask_stream_with_stderr_piped_prints_one_line_per_step() -> None:
+    result = runner.invoke(app, ["ask", str(REPORT), "Who founded the company?", "--stream"])
+    assert result.exit_code == 0, result.output
+    lines = result.stderr.splitlines()
+    assert lines[0] == "routed to document mode"
+    assert lines[1] == "split into 1 chunk"
+    assert lines[2] == "read 1 of 1"
+    assert lines[-1] == "writing the answer"
+    assert "Ingrid Halvorsen" in result.stdout
+
+
+def test_help_shows_no_type_tags_and_the_words_default() -> None:
+    screens = {
+        name: runner.invoke(app, [name, "--help"], env={"COLUMNS": "120"}).stdout
+        for name in ("ask", "summarize", "chat", "serve")
+    }
+    screens["longdoc"] = runner.invoke(app, ["--help"], env={"COLUMNS": "120"}).stdout
+    screens["store delete"] = runner.invoke(app, ["store", "delete", "--help"]).stdout
+    for name, screen in screens.items():
+        assert "<" not in screen, f"{name}:\n{screen}"
+        assert "{" not in screen, f"{name}:\n{screen}"
+    assert "Usage: longdoc ask [OPTIONS] PATH... QUESTION" in screens["ask"]
+    assert "Usage: longdoc store delete [OPTIONS] THREAD" in screens["store delete"]
+    assert "LONGDOC_SUMMARY_WORDS, else 250" in screens["summarize"]
+    assert re.search(r"--out\s+DIR\s", screens["summarize"])
+
+
+def test_ask_with_a_failed_chunk_is_shown_as_incomplete(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, value in {
+        "LONGDOC_MODEL_FACTORY": "tests.support.fakes:counting_model",
+        "LONGDOC_CHUNK_SIZE": "100",
+        "LONGDOC_CHUNK_OVERLAP": "0",
+        "LONGDOC_MAX_RETRIES": "0",
+    }.items():
+        monkeypatch.setenv(name, value)
+    log = tmp_path / "log.txt"
+    log.write_text(KEEPER_IN_A_FAILING_CHUNK)
+    result = runner.invoke(app, ["ask", str(log), "Who is the lighthouse keeper?"])
+    assert result.exit_code == 0, result.output
+    assert "could not be found in the chunks that were read" in result.stdout
+    assert "Incomplete: 1 of " in result.stderr
+    as_json = runner.invoke(app, ["ask", str(log), "Who is the lighthouse keeper?", "--json"])
+    payload = json.loads(as_json.stdout)
+    assert payload["incomplete"] is True
+    chunks, read = payload["coverage"]["chunks"], payload["coverage"]["read"]
+    assert payload["answer"] == NOT_FOUND_IN_READ["en"].format(chunks=chunks, read=read, failed=1)
+
+
+@pytest.mark.slow
+def test_ctrl_c_on_ask_says_interrupted_and_nothing_else(tmp_path: Path) -> None:
+    (tmp_path / "doc.txt").write_text(ROBOTICS_REPORT * 3)
+    log = tmp_path / "calls.log"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LONGDOC_")}
+    env.update(
+        PYTHONPATH=str(REPO),
+        LONGDOC_MODEL_FACTORY="tests.support.fakes:counting_model",
+        FAKE_LATENCY="0.3",
+        FAKE_CALL_LOG=str(log),
+        LONGDOC_CHUNK_SIZE="100",
+        LONGDOC_CHUNK_OVERLAP="0",
+        LONGDOC_MAX_CONCURRENCY="2",  # most map tasks wait for a slot when Ctrl-C comes
+        LONGDOC_DATA_DIR=str(tmp_path / "data"),
+    )
+    child = subprocess.Popen(
+        [str(LONGDOC), "ask", "doc.txt", "Who is the chief executive?"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while not log.exists() or len(log.read_text().splitlines()) < 3:  # route + two reads
+        assert time.monotonic() < deadline, "the fake model was never called"
+        time.sleep(0.05)
+    child.send_signal(signal.SIGINT)
+    _, stderr = child.communicate(timeout=60)
+    assert child.returncode == 130
+    assert stderr == "Interrupted.\n"
+
+
 def test_store_commands_create_list_and_delete_threads(tmp_path: Path) -> None:
     from pipeline import Settings, create_thread
 
@@ -161,6 +385,8 @@ def test_store_commands_create_list_and_delete_threads(tmp_path: Path) -> None:
     made = runner.invoke(app, ["store", "init"], env=env)
     assert made.exit_code == 0, made.output
     assert "SQLite thread store ready" in made.output
+    assert "recall index ready: SQLite in" in made.output
+    assert (tmp_path / "data" / "memory.sqlite").exists()
     settings = Settings(data_dir=tmp_path / "data")
     threads = sorted(create_thread(settings=settings).thread_id for _ in range(2))
     listed = runner.invoke(app, ["store", "list"], env=env)

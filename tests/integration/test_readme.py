@@ -36,15 +36,19 @@ README_SETTINGS = (
     "watsonx_project_id",
     "chunk_size",
     "max_concurrency",
+    "tokens_per_minute",
     "reduce_token_budget",
     "min_relevance",
     "call_timeout_s",
     "max_retries",
+    "call_deadline_s",
     "summary_words",
     "answer_sentences",
     "checkpoint_url",
     "cache",
     "memory_token_budget",
+    "embeddings",
+    "embeddings_model",
     "data_dir",
     "max_document_mb",
     "api_keys",
@@ -84,6 +88,13 @@ def test_quickstart_main_command_answers_with_citations() -> None:
     assert result.returncode == 0, result.stderr
     assert "Ingrid Halvorsen" in result.stdout
     assert "[1] annual_report.md" in result.stdout
+
+
+def test_subgraph_example_runs_in_a_sync_parent(capsys: pytest.CaptureFixture[str]) -> None:
+    section = README.read_text().split("**Subgraph.**", 1)[1].split("\n**", 1)[0]
+    [example] = re.findall(r"```python\n(.+?)\n```", section, flags=re.DOTALL)
+    exec(compile(example, "README.md", "exec"), {"__name__": "readme_example"})
+    assert "Marta Lund keeps the lighthouse." in capsys.readouterr().out
 
 
 def test_settings_table_matches_settings() -> None:

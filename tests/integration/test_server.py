@@ -102,7 +102,12 @@ def test_shutdown_lets_in_flight_requests_finish_then_exits(server: Server) -> N
 
     client = threading.Thread(target=ask)
     client.start()
-    time.sleep(0.3)  # the request is in flight: each model call takes 0.2 s
+    # SIGTERM only once the request is in flight (its first model call has begun): a fixed
+    # sleep raced the request's connect on a busy machine.
+    deadline = time.monotonic() + 20
+    while server.calls() == 0 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert server.calls() > 0, "the request never reached the model"
     server.process.send_signal(signal.SIGTERM)
     client.join(timeout=20)
     assert result.get("status") == 200, result

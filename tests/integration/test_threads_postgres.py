@@ -17,8 +17,13 @@ from pipeline import (
     acreate_thread,
     adelete_thread,
     aget_thread,
+    aimport_messages,
     alist_threads,
+    arecall,
 )
+from pipeline.memory.index import CACHE
+from pipeline.memory.store import namespace
+from pipeline.storage.memory_store import open_store
 from tests.support import REPO
 from tests.support.fakes import FakeChatModel
 
@@ -98,3 +103,26 @@ async def test_unreachable_postgres_is_a_storage_error(tmp_path: Path) -> None:
     settings = Settings(checkpoint_url="postgresql://nobody@127.0.0.1:1/none", data_dir=tmp_path)
     with pytest.raises(StorageError, match=r"127\.0\.0\.1:1"):
         await acreate_thread(settings=settings)
+
+
+async def test_recall_index_lives_in_postgres_and_goes_with_the_thread(pg: Settings) -> None:
+    """Import, a turn, recall from another process's point of view, then delete."""
+    thread = (await acreate_thread(settings=pg)).thread_id
+    history = [{"role": "user", "content": "The ferry to Hirtshals leaves from pier four."}]
+    history += [{"role": "user", "content": f"Crate {i} holds {i} nets."} for i in range(60)]
+    await aimport_messages(thread, history, settings=pg)
+    turn = await achat(
+        thread, "Which pier does the ferry leave from?", model=FakeChatModel(), settings=pg
+    )
+    view = await aget_thread(thread, settings=pg)
+    assert view.history[0].id in turn.recalled
+
+    CACHE.drop(thread)  # as a replica that never saw this thread would
+    hits = await arecall(thread, "ferry pier", 3, settings=pg)
+    assert view.history[0].id in [h.message_id for h in hits]
+
+    await adelete_thread(thread, settings=pg)
+    async with open_store(pg) as store:
+        assert await store.asearch(namespace(thread), limit=5) == []
+    with pytest.raises(NotFoundError):
+        await arecall(thread, "ferry", settings=pg)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -14,7 +15,8 @@ import pytest
 
 from tests.support import REPO, SAMPLES
 from tests.support.documents import pdf_bytes
-from tests.support.server import running_server
+from tests.support.server import COUNTING_MODEL, running_server
+from tests.support.texts import KEEPER_IN_A_FAILING_CHUNK
 
 pytestmark = pytest.mark.slow  # a real server and a real browser: seconds each
 
@@ -193,6 +195,25 @@ def test_summarize_shows_a_cited_summary(server: str, page: Page) -> None:
     expect(page.locator("#doc-text mark")).to_have_text(quote)
 
 
+def test_answer_whose_evidence_lacks_the_asked_name_shows_a_caution(
+    server: str, page: Page
+) -> None:
+    open_page(page, server)
+    page.fill(
+        "#paste", "The Ashford warehouse opened in 1998. The Lakeside warehouse opened in 2006."
+    )
+    page.fill("#question", "When did the Ashfort warehouse open?")
+    page.click("#ask-button")
+    expect(page.locator("#answer")).to_contain_text("1998")
+    expect(page.locator("#caution")).to_be_visible()
+    expect(page.locator("#caution")).to_contain_text("does not mention “Ashfort”")
+    # A plain answer shows no caution.
+    page.fill("#question", "When did the Lakeside warehouse open?")
+    page.click("#ask-button")
+    expect(page.locator("#answer")).to_contain_text("2006")
+    expect(page.locator("#caution")).to_be_hidden()
+
+
 def test_unsupported_and_empty_files_show_readable_errors(server: str, page: Page) -> None:
     open_page(page, server)
     page.set_input_files(
@@ -242,7 +263,10 @@ def test_api_key_is_asked_for_kept_in_the_session_and_sent(
         page.fill("#api-key", "wrong-key")
         page.click("#key-save")
         page.click("#ask-button")
+        expect(page.locator("#error")).to_contain_text("The API key was refused")
         expect(page.locator("#error")).to_contain_text("the API key is not valid")
+        expect(page.locator("#error")).not_to_contain_text("An API key is needed")
+        expect(page.locator("#key-panel")).to_be_visible()
 
         page.fill("#api-key", "web-test-key")
         page.click("#key-save")
@@ -279,6 +303,12 @@ def test_chat_tab_keeps_a_thread_and_shows_its_running_summary(server: str, page
     view = httpx.get(f"{server}/v1/threads/{thread_id}", timeout=10).json()
     assert len(view["history"]) == 4
     expect(page.locator("#summary")).to_have_text(view["summary"])
+    # The reply lists the earlier turn it was given from the index: the folded first one.
+    recalled = page.locator("#messages li.assistant").last.locator(".recalled")
+    expect(recalled.locator("summary")).to_contain_text("Recalled 1 earlier turn")
+    recalled.locator("summary").click()
+    expect(recalled).to_contain_text("You (")
+    expect(recalled).to_contain_text("Hello, my name is Solveig and I build boats.")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "web_chat.png"), full_page=True)
 
@@ -304,3 +334,49 @@ def test_dropped_pdf_citation_shows_its_page(server: str, page: Page) -> None:
     page.get_by_role("button", name="Show citation 1 in report.pdf").click()
     expect(page.locator("#viewer-title")).to_have_text("Citation 1: report.pdf, page 2")
     expect(page.locator("#doc-text mark")).to_have_text("Ada Lovelace founded Acme Shipping.")
+
+
+def test_chat_reply_that_read_a_document_shows_its_citations(server: str, page: Page) -> None:
+    open_page(page, server)
+    page.fill("#paste", REPORT.read_text(encoding="utf-8"))
+    page.get_by_role("tab", name="Chat").click()
+    page.check("#attach")
+    page.fill("#chat-input", QUESTION)
+    page.click("#send-button")
+    reply = page.locator("#messages li.assistant").last
+    expect(reply).to_contain_text("Ingrid Halvorsen")
+    cited = reply.get_by_role("list", name="Citations").locator("li")
+    expect(cited.first).to_contain_text("pasted.txt")
+    quote = cited.first.locator(".quote").inner_text().strip("“”")
+    assert quote in REPORT.read_text(encoding="utf-8")
+    # A turn without a document cites nothing.
+    page.fill("#chat-input", "Thanks!")
+    page.click("#send-button")
+    expect(page.locator("#messages li.assistant")).to_have_count(2)
+    expect(page.locator("#messages li.assistant").last.locator("ol")).to_have_count(0)
+
+
+def test_answer_with_a_chunk_that_failed_is_shown_as_incomplete(tmp_path: Path, page: Page) -> None:
+    for url in serve(
+        tmp_path,
+        LONGDOC_MODEL_FACTORY=COUNTING_MODEL,
+        LONGDOC_CHUNK_SIZE="100",
+        LONGDOC_CHUNK_OVERLAP="0",
+        LONGDOC_MAX_RETRIES="0",
+    ):
+        open_page(page, url)
+        page.fill("#paste", KEEPER_IN_A_FAILING_CHUNK)
+        page.fill("#question", "Who is the lighthouse keeper?")
+        page.click("#ask-button")
+        expect(page.locator("#answer")).to_contain_text(
+            "could not be found in the chunks that were read"
+        )
+        note = page.locator("#incomplete")
+        expect(note).to_be_visible()
+        expect(note).to_contain_text(re.compile(r"Incomplete: 1 of \d+ chunks could not be read"))
+
+        page.fill("#question", "Which harbour is quiet?")  # the other chunks answer this
+        page.fill("#paste", "The quiet harbour is Bergen. " * 5)
+        page.click("#ask-button")
+        expect(page.locator("#answer")).to_contain_text("Bergen")
+        expect(note).to_be_hidden()

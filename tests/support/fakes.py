@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
+from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
@@ -44,10 +45,17 @@ _SENTENCE = re.compile(r"[^.!?。\n]+[.!?。]?")
 class ProviderError(Exception):
     """Looks like an HTTP error from a provider SDK: status_code and response headers."""
 
-    def __init__(self, status_code: int, retry_after: str | None = None) -> None:
+    def __init__(
+        self,
+        status_code: int,
+        retry_after: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(f"HTTP {status_code}")
         self.status_code = status_code
-        self.headers = {"retry-after": retry_after} if retry_after is not None else {}
+        self.headers = dict(headers or {})
+        if retry_after is not None:
+            self.headers["retry-after"] = retry_after
 
 
 class FakeChatModel(BaseChatModel):
@@ -149,6 +157,24 @@ def question_of(prompt: str) -> str:
     return match.group(1).strip() if match else ""
 
 
+_NAME_WORD = re.compile(r"\b[A-Z][A-Za-z0-9-]+")
+
+
+def other_entity(question: str, sentence: str) -> bool:
+    """Whether the sentence puts another name where the question puts its own: 'Ashford
+    warehouse' for 'the Riverside warehouse'. A sentence that just lacks the name ('Its
+    chief engineer is Tomas Berg.' for 'who is the engineer of Robotics') may still be
+    about it, as a model reading the rule would see."""
+    body = question.split(" ", 1)[1] if " " in question else ""
+    for match in _NAME_WORD.finditer(body):
+        name, after = match.group(), re.match(r"\s+([a-z]+)", body[match.end() :])
+        if name in sentence or after is None or after.group(1) in _STOP:
+            continue
+        if re.search(rf"\b[A-Z][A-Za-z0-9-]+\s+{after.group(1)}\b", sentence):
+            return True
+    return False
+
+
 def keywords(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text)} - _STOP
 
@@ -168,8 +194,14 @@ def reading_reply(prompt: str) -> dict[str, Any]:
     if prompts.INSTRUCTIONS_LABEL in prompt:  # summarize: the excerpt's first sentence
         first = next((s.strip() for s in _SENTENCE.findall(excerpt) if s.strip()), "")
         return {"relevance": 10, "answer": first, "quotes": [first], "confidence": 4}
-    wanted = keywords(question_of(prompt))
+    question = question_of(prompt)
+    wanted = keywords(question)
+    # Like a model told prompts.OTHER_ENTITY_RULE, it skips sentences about another entity.
+    # Without the rule in the prompt it reads by keywords alone, as the fake always did.
+    ruled = prompts.OTHER_ENTITY_RULE in prompt
     for sentence in _SENTENCE.findall(excerpt):
+        if ruled and (sentence.lstrip().startswith("#") or other_entity(question, sentence)):
+            continue  # a heading answers nothing; another entity's fact is not this one's
         if wanted & keywords(sentence):
             quote = sentence.strip()
             return {"relevance": 8, "answer": quote, "quotes": [quote], "confidence": 4}
@@ -267,3 +299,42 @@ def _digest(text: str) -> str:
 def cluster_model() -> ClusterChatModel:
     """LONGDOC_MODEL_FACTORY=tests.support.fakes:cluster_model for Ray worker tests."""
     return ClusterChatModel(latency=float(os.environ.get("FAKE_LATENCY", "0")))
+
+
+# Words a real embedding model would place near each other; each group is one dimension.
+_CONCEPTS = [
+    {"name", "names", "named", "call", "called", "calls"},
+    {"from", "hometown", "born", "live", "lives", "grew"},
+    {"study", "studies", "student", "major", "degree"},
+    {"boat", "boats", "sail", "sailing", "yacht"},
+]
+EMBEDDING_DIMS = 64
+
+
+class FakeEmbeddings(Embeddings):
+    """Embeddings that are a pure function of the text: synonym groups share a dimension,
+    every other word hashes to one of the rest, so "what do people call me?" lands near
+    "my name is Sean" as it would with a real model, and word order never matters."""
+
+    calls: int = 0
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        self.calls += 1
+        return [fake_vector(text) for text in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        self.calls += 1
+        return fake_vector(text)
+
+
+def fake_vector(text: str) -> list[float]:
+    vector = [0.0] * EMBEDDING_DIMS
+    for word in re.findall(r"[a-z]+", text.lower()):
+        if word in _STOP or len(word) < 3:
+            continue
+        concept = next((i for i, group in enumerate(_CONCEPTS) if word in group), None)
+        if concept is None:
+            digest = sum(ord(c) * (i + 1) for i, c in enumerate(word))
+            concept = len(_CONCEPTS) + digest % (EMBEDDING_DIMS - len(_CONCEPTS))
+        vector[concept] += 1.0
+    return vector

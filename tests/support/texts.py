@@ -15,6 +15,9 @@ ROBOTICS_REPORT = (
 )
 """A long report of three facts far apart, for fan-out tests (~10 chunks at chunk_size=100)."""
 
+KEEPER_IN_A_FAILING_CHUNK = FILLER + "FAIL_ALWAYS: the lighthouse keeper is Marta Lund. " + FILLER
+"""The only answer to "Who is the lighthouse keeper?" sits in a chunk the fake model fails."""
+
 ACME_NOTE = (
     "Acme Shipping was founded by Ada Lovelace in Bergen in 1987. "
     "The company builds autonomous survey boats. Revenue in 2024 was 40 million euros."

@@ -6,7 +6,10 @@ import re
 
 from langchain_core.messages import AIMessage, BaseMessage
 
-from pipeline.engines.extractive.retrieval import build_query, score_sentences
+from pipeline.engines.extractive.memory_notes import SELF_FACT
+from pipeline.engines.extractive.retrieval import Query, build_query, score_sentences
+from pipeline.engines.extractive.sentences import sentence_spans
+from pipeline.engines.extractive.terms import fold
 from pipeline.prompts import NEEDS_MODEL, RECALLED, SMALL_TALK_REPLIES
 from pipeline.text.language import detect_language
 
@@ -28,6 +31,10 @@ _PHRASES = re.compile(rf"\b(?:{_PHRASE})", re.IGNORECASE)
 _SMALL_TALK = re.compile(
     rf"^\W*(?:{_PHRASE})(?:[\s,.!~]+(?:{_ANY}|{_SOFTENER}))*[\s\W]*$", re.IGNORECASE
 )
+
+ROOT_LETTERS = 4
+"""Letters two words share at their start to count as one root in _self_fact."""
+_ABOUT_ME = re.compile(r"\b(?:I|my|me|mine|myself)\b", re.IGNORECASE)
 
 # Canned replies are never recalled as if they were facts from the conversation.
 _CANNED = frozenset(
@@ -75,6 +82,31 @@ def recall(history: list[BaseMessage], question: str, min_coverage: float) -> st
             if hit.coverage >= min_coverage and (best is None or hit.score > best[0]):
                 best = (hit.score, sentence, message)
     if best is None:
-        return None
+        fact = _self_fact(history, texts, query) if _ABOUT_ME.search(question) else None
+        if fact is None:
+            return None
+        best = (0.0, *fact)
     speaker = "assistant" if isinstance(best[2], AIMessage) else "user"
     return RECALLED[detect_language(question)][speaker].format(sentence=best[1])
+
+
+def _self_fact(
+    history: list[BaseMessage], texts: list[str], query: Query
+) -> tuple[str, BaseMessage] | None:
+    """The first fact the user stated about themselves with a word of the question's root.
+
+    For a question about the user that no sentence answers word for word: 'What do I
+    study?' shares no stem with '... I am a statistics student' ('studi', 'student'), but
+    'stud' starts both. Too loose for documents, where it would join 'studio'; among the
+    few sentences in which a user says who they are, it finds the one asked about.
+    """
+    roots = {t[:ROOT_LETTERS] for t in query.idf if len(t) >= ROOT_LETTERS and t.isalpha()}
+    for message, text in zip(history, texts, strict=True):
+        if isinstance(message, AIMessage):
+            continue  # the user's own words (a summary holds only theirs)
+        for start, end in sentence_spans(text):
+            sentence = text[start:end]
+            words = {w[:ROOT_LETTERS] for w in re.findall(r"[a-z]+", fold(sentence))}
+            if SELF_FACT.search(sentence) and roots & words:
+                return sentence, message
+    return None

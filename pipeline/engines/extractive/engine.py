@@ -5,15 +5,34 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from langchain_core.messages import BaseMessage, HumanMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
 from pipeline.config import Settings
 from pipeline.engines.extractive import conversation, lexrank
 from pipeline.engines.extractive.memory_notes import remembered_sentences
-from pipeline.engines.extractive.retrieval import Query, build_query, diverse_order, score_sentences
+from pipeline.engines.extractive.passages import Passages
+from pipeline.engines.extractive.retrieval import (
+    Hit,
+    Query,
+    asks_for_steps,
+    build_query,
+    diverse_order,
+    score_sentences,
+)
 from pipeline.engines.meter import Meter
+from pipeline.prompts import MEMORY_PREFIX
 from pipeline.text.spans import evidence_at
-from pipeline.types import Chunk, ChunkTask, DocumentText, Draft, Evidence, Finding, Route, Task
+from pipeline.types import (
+    ChatPrompt,
+    Chunk,
+    ChunkTask,
+    DocumentText,
+    Draft,
+    Evidence,
+    Finding,
+    Route,
+    Task,
+)
 
 RUNNER_UP_SHARE = 0.3
 """Least share of the best sentence's score a runner-up needs to be cited; on held-out
@@ -61,18 +80,24 @@ class ExtractiveEngine:
             if hints
             else build_query(task["question"], [chunk["text"]])  # called outside the graph
         )
-        hits = score_sentences(chunk["text"], query)
+        passages = Passages.read(chunk["text"])
+        hits = score_sentences(chunk["text"], query, passages)
         best = sorted(hits, key=lambda h: -h.score)[: self._offered]
         coverage = max((h.coverage for h in hits), default=0.0)
-        evidence = [evidence_at(chunk, h.start, h.end, h.score) for h in best]
+        steps = asks_for_steps(task["question"])
+        evidence = [_shown(chunk, passages, hit, steps) for hit in best]
+        decisive = query.decisive
         return Finding(
             chunk=chunk["id"],
             chunks=[chunk["id"]],
             relevance=relevance(coverage),
-            answer=evidence[0].quote if evidence else "no information",
+            answer=evidence[0].reads if evidence else "no information",
             evidence=evidence,
             rationale=f"{len(hits)} sentences share terms with the question",
             confidence=min(5, round(5 * coverage)),
+            missing_terms=_missing(decisive.words, decisive.variants, best[0].lacking)
+            if best
+            else [],
         )
 
     async def combine(self, findings: list[Finding], goal: str, meter: Meter) -> Finding:
@@ -86,10 +111,11 @@ class ExtractiveEngine:
             chunk=min(f.chunk for f in findings),
             chunks=sorted({c for f in findings for c in (f.chunks or [f.chunk])}),
             relevance=best.relevance,
-            answer=evidence[0].quote if evidence else best.answer,
+            answer=evidence[0].reads if evidence else best.answer,
             evidence=evidence,
             rationale=f"best {len(evidence)} of {len(pool)} sentences from {len(findings)} notes",
             confidence=best.confidence,
+            missing_terms=_missing_terms(findings),
         )
 
     async def answer(self, findings: list[Finding], question: str, meter: Meter) -> Draft:
@@ -111,7 +137,11 @@ class ExtractiveEngine:
         shown = [
             e for e in ranked[: self.settings.answer_sentences] if e.score >= ranked[0].score / 2
         ]
-        return Draft(text=" ".join(e.quote for e in shown), evidence=ranked)
+        return Draft(
+            text=_compose(shown),
+            evidence=ranked,
+            missing_terms=_missing_terms(findings),
+        )
 
     async def summarize(
         self,
@@ -148,9 +178,9 @@ class ExtractiveEngine:
             picked_evidence = [pool[i] for i in sorted(picked)]  # back in document order
         return Draft(text=" ".join(e.quote for e in picked_evidence), evidence=picked_evidence)
 
-    async def chat(self, messages: list[BaseMessage], meter: Meter) -> str:
-        *history, last = messages or [HumanMessage("")]
-        question = last.text
+    async def chat(self, prompt: ChatPrompt, meter: Meter) -> str:
+        question = prompt.message.text
+        history = _answerable(prompt)
         if conversation.small_talk(question) is None:
             least = min_coverage(self.settings.min_relevance)
             recalled = conversation.recall(history, question, least)
@@ -182,20 +212,79 @@ class ExtractiveEngine:
         )
 
 
-def relevance(coverage: float) -> int:
-    """0-10 from the share of the question's idf mass a chunk's best passage holds.
+def _answerable(prompt: ChatPrompt) -> list[BaseMessage]:
+    """What a turn may be answered from, each with its speaker: the summary, the recalled
+    turns and the kept ones (a recalled summary holds the user's own sentences)."""
+    summary = [SystemMessage(MEMORY_PREFIX + prompt.summary)] if prompt.summary else []
+    recalled: list[BaseMessage] = [
+        AIMessage(t.content) if t.role == "assistant" else HumanMessage(t.content)
+        for t in prompt.recalled
+    ]
+    return [*summary, *recalled, *prompt.kept]
 
-    Linear from coverage 0.2 (relevance 0) to 1.0 (10): 0.6 -> round(10 x 0.4 / 0.8) = 5.
-    The default min_relevance=2 thus needs coverage >= 0.32: on held-out SQuAD questions
-    98.3% of real questions reach it, and 87% of questions asked of the wrong article
-    do not (tests/bench/eval_qa.py --calibrate).
+
+COVERAGE_FLOOR = 0.225
+"""Coverage rated relevance 0; the default min_relevance=2 then needs coverage
+0.225 + 0.775 x 1.5 / 10 = 0.34. On held-out SQuAD questions 97.2% of real questions
+reach it and 7.0% of questions asked of an unrelated article do (0.32: 97.6% and 8.7%;
+0.36: 96.0% and 5.8%; tests/bench/eval_qa.py --calibrate)."""
+
+
+def relevance(coverage: float) -> int:
+    """0-10 from the share of the question a chunk's best passage covers (Hit.coverage).
+
+    Linear from COVERAGE_FLOOR (relevance 0) to 1.0 (10): 0.6 -> round(10 x 0.375 /
+    0.775) = 5.
     """
-    return max(0, min(10, int(10 * (coverage - 0.2) / 0.8 + 0.5)))
+    span = 1 - COVERAGE_FLOOR
+    return max(0, min(10, int(10 * (coverage - COVERAGE_FLOOR) / span + 0.5)))
 
 
 def min_coverage(min_relevance: int) -> float:
-    """The least coverage `relevance` rates at `min_relevance`: 2 -> 0.32."""
-    return 0.2 + 0.8 * max(0.0, min_relevance - 0.5) / 10
+    """The least coverage `relevance` rates at `min_relevance`: 2 -> 0.34."""
+    return COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * max(0.0, min_relevance - 0.5) / 10
+
+
+def _missing(
+    words: dict[str, str], variants: dict[str, list[str]], lacking: tuple[str, ...]
+) -> list[str]:
+    """The question's names the best passage lacks: those it holds only in the documents'
+    near spelling ('Gandhi' for 'Ghandi'), and those it does not hold at all."""
+    return list(dict.fromkeys([*(words.get(t, t) for t in variants), *lacking]))
+
+
+def _missing_terms(findings: list[Finding]) -> list[str]:
+    """The decisive words any finding with evidence lacks, in first-seen order."""
+    return list(dict.fromkeys(w for f in findings if f.evidence for w in f.missing_terms))
+
+
+def _shown(chunk: Chunk, passages: Passages, hit: Hit, steps: bool) -> Evidence:
+    """Evidence for a scored unit, cited and shown whole: a procedure's steps when the
+    question asks how to do something, else the unit with its term, headers or lead-in."""
+    unit = passages.unit_at(hit.start)
+    shown = (passages.procedure(unit) if steps else None) or passages.show(unit)
+    return evidence_at(chunk, shown.start, shown.end, hit.score, shown.text)
+
+
+def _compose(shown: list[Evidence]) -> str:
+    """The answer text: each unit as it reads, once (a text can repeat a sentence word
+    for word), a unit inside one already shown left out; steps on lines of their own."""
+    parts: list[str] = []
+    seen: set[str] = set()
+    kept: list[Evidence] = []
+    for item in shown:
+        key = " ".join(item.reads.lower().split())
+        inside = any(
+            k.document == item.document and k.start <= item.start and item.end <= k.end
+            for k in kept
+        )
+        if key in seen or inside or any(key in other for other in seen):
+            continue
+        seen.add(key)
+        kept.append(item)
+        parts.append(item.reads)
+    joiner = "\n\n" if any("\n" in part for part in parts) else " "
+    return joiner.join(parts)
 
 
 def _distinct(evidence: Iterable[Evidence]) -> list[Evidence]:

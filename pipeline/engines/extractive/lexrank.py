@@ -8,6 +8,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
 from pipeline.engines.extractive.sentences import is_heading, sentence_spans
 from pipeline.engines.extractive.terms import query_terms, tokens
@@ -104,7 +105,7 @@ def _is_prose(sentence: str, terms: list[str]) -> bool:
     )
 
 
-def lexrank(matrix: np.ndarray) -> np.ndarray:
+def lexrank(matrix: NDArray[np.float64]) -> NDArray[np.float64]:
     """Continuous LexRank over TF-IDF rows (see tfidf_matrix): stationary scores, mean 1.0."""
     n = matrix.shape[0]
     if n <= 2:
@@ -121,11 +122,10 @@ def lexrank(matrix: np.ndarray) -> np.ndarray:
             scores = updated
             break
         scores = updated
-    result: np.ndarray = scores * n
-    return result
+    return np.asarray(scores * n, dtype=np.float64)
 
 
-def tfidf_matrix(sentences: list[list[str]]) -> np.ndarray:
+def tfidf_matrix(sentences: list[list[str]]) -> NDArray[np.float64]:
     """Row-normalized TF-IDF vectors (sentences x vocabulary); empty sentences are zero rows."""
     vocabulary: dict[str, int] = {}
     for terms in sentences:
@@ -139,7 +139,7 @@ def tfidf_matrix(sentences: list[list[str]]) -> np.ndarray:
             matrix[row, vocabulary[term]] = count * math.log(1 + n / df[term])
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
-    normalized: np.ndarray = matrix / norms
+    normalized: NDArray[np.float64] = matrix / norms
     return normalized
 
 

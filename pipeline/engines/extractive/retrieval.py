@@ -11,14 +11,17 @@ every sentence in 1.4 s. bm25s still supplies the stopword lists (see terms.py).
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pipeline.engines.extractive.sentences import is_heading, sentence_spans
+from pipeline.engines.extractive.decisive import Decisive, Usage, decide
+from pipeline.engines.extractive.passages import Passages
 from pipeline.engines.extractive.terms import SoftFinder, TermFinder, fold, query_terms
+from pipeline.engines.extractive.units import Unit, coverage_units, covered
 
 AnswerType = Literal["date", "number", "person", "place", "reason", "name"]
 
@@ -43,12 +46,18 @@ second sentence is about Tomingaj though it never names it."""
 TYPE_BOOST = 0.5
 """Score bonus (x1.5) for a sentence holding what the question asks for (a year for 'when')
 that the question itself does not contain."""
+LACKING_NAME = 0.5
+"""Share of its score a passage keeps when it lacks one of the question's names (see
+decisive.py): it then wins only where no passage naming the thing comes close, and the
+answer reports the missing name. On held-out SQuAD questions excluding such passages
+outright costs 0.7 points of top-1 (the name is often two paragraphs up); 0.5 costs 0.3
+and 0.7 none, while every twin-entity question stays right from 0.5."""
 HEADING_WEIGHT = 0.5
 """Headings name topics; they rarely state the answer, so they count half."""
 COVERAGE_IDF_POWER = 2
 """Ranking coverage weighs terms by idf squared: a question's rare terms carry its focus."""
 HEADING_CONTEXT = 0.5
-"""Share of its section heading's score a sentence borrows (see _nearest_headings)."""
+"""Share of its section heading's score a sentence borrows (see Passages.labels)."""
 PARAGRAPH_WEIGHT = 0.15
 """Share of its paragraph's BM25 a sentence adds to its own (see _paragraph_scores)."""
 COVERAGE_POWER = 0.3
@@ -65,7 +74,6 @@ _ANAPHOR = re.compile(
     r"(?:he|she|it|they|this|these|that|those|there|his|her|its|their|such|the latter)\b",
     re.IGNORECASE,
 )
-_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 
 _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern[str]]] = [
     (
@@ -154,6 +162,31 @@ def content_question(question: str) -> str:
     return _FRAME.sub(" ", question)
 
 
+_STEPS = re.compile(
+    r"\bhow (?:do|can|should|would) (?:i|you|we|one)\b|\bhow to\b|\bsteps?\b|\bprocedure\b"
+    r"|\bin (?:what|which) order\b|\bwhat order\b|\binstructions\b",
+    re.IGNORECASE,
+)
+
+
+_DEFINITION = re.compile(
+    r"\b(?:what|which)\s+(?:is|are|does|do)\b(?!.*\b(?:how|when|why|where)\b)"
+    r"|\bwhat\b.*\b(?:mean|stand for|do|does|contain|display|test)s?\s*\??\s*$|\bdefin",
+    re.IGNORECASE,
+)
+
+
+def asks_what_is(question: str) -> bool:
+    """'What does -e do?', 'What is a metacharacter?': the answer is an entry's description,
+    so a term that matches is not counted down as a mere label."""
+    return _DEFINITION.search(question) is not None
+
+
+def asks_for_steps(question: str) -> bool:
+    """'How do I restore factory settings?' wants the procedure, not one step of it."""
+    return _STEPS.search(question) is not None
+
+
 def answer_type(question: str) -> AnswerType | None:
     """What kind of answer a question wants: 'When was ...' -> 'date', 'Who ...' -> 'person'."""
     for kind, pattern in _QUESTION_TYPES:
@@ -170,6 +203,9 @@ class Query:
     idf: dict[str, float]
     avg_length: float
     kind: AnswerType | None = None
+    decisive: Decisive = field(default_factory=Decisive)
+    units: list[Unit] = field(default_factory=list)
+    """A CJK question's characters for coverage (see units.py); empty otherwise."""
     finder: TermFinder = field(init=False, compare=False, repr=False)
     soft: SoftFinder = field(init=False, compare=False, repr=False)
 
@@ -179,11 +215,24 @@ class Query:
 
     def hints(self) -> dict[str, Any]:
         """The JSON-ready form every map task carries: a few dozen bytes per term."""
-        return {"idf": self.idf, "avg_length": self.avg_length, "kind": self.kind}
+        return {
+            "idf": self.idf,
+            "avg_length": self.avg_length,
+            "kind": self.kind,
+            "decisive": dataclasses.asdict(self.decisive),
+            "units": self.units,
+        }
 
     @classmethod
     def from_hints(cls, question: str, hints: dict[str, Any]) -> Query:
-        return cls(question, dict(hints["idf"]), float(hints["avg_length"]), hints.get("kind"))
+        return cls(
+            question,
+            dict(hints["idf"]),
+            float(hints["avg_length"]),
+            hints.get("kind"),
+            Decisive(**hints.get("decisive", {})),
+            [(list(terms), float(weight)) for terms, weight in hints.get("units", [])],
+        )
 
 
 def build_query(question: str, texts: list[str]) -> Query:
@@ -191,26 +240,49 @@ def build_query(question: str, texts: list[str]) -> Query:
 
     Sentences are the BM25 "documents": a term in 3 of 1,000 sentences gets
     idf = ln(1 + (1000 - 3 + 0.5) / (3 + 0.5)) = 5.66; one in 500 of them 0.69
-    (plus PRIOR_SENTENCES).
+    (plus PRIOR_SENTENCES). The same pass notes how the documents write each term
+    (capitalized mid-sentence or not), to find the question's decisive terms.
     """
     terms = query_terms(content_question(question))
-    finder = TermFinder(terms)
-    sentences = 0
-    length = 0
-    df: Counter[str] = Counter()
-    for text in texts:
-        spans = sentence_spans(text)
-        ends = [end for _, end in spans]
-        sentences += len(spans)
-        length += sum(end - start for start, end in spans)
-        df.update(
-            term
-            for _, term in {(bisect.bisect_right(ends, p), t) for p, t in finder.find(fold(text))}
-        )
-    n = sentences + PRIOR_SENTENCES
+    usage = _usage(terms, texts)
+    decisive = decide(question, terms, usage, texts)
+    # A misspelt name ('Ghandi') is searched as the documents spell it ('Gandhi').
+    spellings = [v for variants in decisive.variants.values() for v in variants]
+    if spellings:
+        terms = [t for t in terms if t not in decisive.variants]
+        terms += [v for v in spellings if v not in terms]
+        usage = _usage(terms, texts)
+    n = usage.sentences + PRIOR_SENTENCES
+    idf = {
+        t: math.log(1 + (n - usage.df.get(t, 0) + 0.5) / (usage.df.get(t, 0) + 0.5)) for t in terms
+    }
+    average = usage.length / usage.sentences if usage.sentences else 1.0
+    units = coverage_units(content_question(question), idf)
+    return Query(question, idf, average, answer_type(question), decisive, units)
 
-    idf = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in terms}
-    return Query(question, idf, length / sentences if sentences else 1.0, answer_type(question))
+
+def _usage(terms: list[str], texts: list[str]) -> Usage:
+    """Per term: the sentences holding it, and its mid-sentence uses, capitalized or not."""
+    finder = TermFinder(terms)
+    usage = Usage()
+    df: Counter[str] = Counter()
+    mid: Counter[str] = Counter()
+    capital: Counter[str] = Counter()
+    for text in texts:
+        spans = Passages.read(text).spans
+        ends = [end for _, end in spans]
+        starts = {start for start, _ in spans}
+        usage.sentences += len(spans)
+        usage.length += sum(end - start for start, end in spans)
+        seen: set[tuple[int, str]] = set()
+        for position, term in finder.find(fold(text)):
+            seen.add((bisect.bisect_right(ends, position), term))
+            if position not in starts:
+                mid[term] += 1
+                capital[term] += text[position].isupper()
+        df.update(term for _, term in seen)
+    usage.df, usage.mid, usage.capital = dict(df), dict(mid), dict(capital)
+    return usage
 
 
 @dataclass(frozen=True)
@@ -225,13 +297,20 @@ class Hit:
     how well the passage around it matches, for the not-found threshold. Plain idf (not
     squared) over the 3-sentence window separates real questions from questions asked of
     the wrong document best (see extractive.relevance)."""
+    lacking: tuple[str, ...] = ()
+    """The question's names (see decisive.py) the passage does not hold."""
 
 
-def score_sentences(text: str, query: Query) -> list[Hit]:
-    """Every sentence of `text` that matches (or borrows from a neighbour that does)."""
-    spans = sentence_spans(text)
-    if not spans or not query.idf:
-        return []
+def score_sentences(text: str, query: Query, passages: Passages | None = None) -> list[Hit]:
+    """Every unit of `text` that matches (or borrows from a neighbour that does).
+
+    Units, their paragraphs and their labels (headings, terms, header rows) come from
+    the text's structure (see passages.py); `passages` is that reading, if already made.
+    """
+    passages = passages or Passages.read(text)
+    spans = passages.spans
+    if not spans or not query.idf or query.decisive.absent:
+        return []  # nothing, or the documents lack something the question names
     ends = [end for _, end in spans]
     counts: dict[int, dict[str, float]] = {}
     folded = fold(text)  # same length: positions index `text`
@@ -239,9 +318,10 @@ def score_sentences(text: str, query: Query) -> list[Hit]:
     matches += [(p, t, SOFT_WEIGHT) for p, t in query.soft.find(folded)]
     for position, term, count in matches:
         sid = bisect.bisect_right(ends, position)
-        if sid < len(spans):
+        if sid < len(spans) and position >= spans[sid][0]:
             tf = counts.setdefault(sid, {})
             tf[term] = tf.get(term, 0.0) + count
+    passages.inherit(counts)
     base: dict[int, float] = {}
     for sid, tf in counts.items():
         start, end = spans[sid]
@@ -250,8 +330,12 @@ def score_sentences(text: str, query: Query) -> list[Hit]:
     weight = {t: v**COVERAGE_IDF_POWER for t, v in query.idf.items()}
     total_weight = sum(weight.values()) or 1.0
     total_idf = sum(query.idf.values()) or 1.0
-    paragraph = _paragraph_scores(text, spans, counts, query)
-    heading = _nearest_headings(text, spans)
+    paragraph, paragraph_terms = _paragraph_scores(passages.blocks, counts, query)
+    variants = query.decisive.variants
+    required = [[s for t in g for s in variants.get(t, [t])] for g in query.decisive.groups]
+    words = [" ".join(query.decisive.words.get(t, t) for t in g) for g in query.decisive.groups]
+    heading = passages.labels
+    defines = asks_what_is(query.question)
     candidates = {i for sid in counts for i in (sid - 1, sid, sid + 1) if 0 <= i < len(spans)}
     candidates |= {sid for sid, h in enumerate(heading) if h in counts}
     hits: list[Hit] = []
@@ -276,33 +360,65 @@ def score_sentences(text: str, query: Query) -> list[Hit]:
                     if term not in own:
                         near[term] = max(near.get(term, 0.0), share)
                         near_found[term] = max(near_found.get(term, 0.0), min(1.0, count))
+        held = _held(sid, counts, heading, previous == ANAPHOR_CONTEXT, paragraph_terms)
+        lacking = _lacking(required, held) if required else []
         ranking = (
             sum(weight[t] * f for t, f in found.items())
             + sum(weight[t] * s * near_found[t] for t, s in near.items())
         ) / total_weight
         score = (base.get(sid, 0.0) + context) * ranking**COVERAGE_POWER
-        if is_heading(sentence):
+        if defines and passages.is_term(sid) and passages.names(sid, query.idf):
+            score *= 1 + TYPE_BOOST  # the entry the question asks about: its answer type
+        elif passages.is_label(sid):
             score *= HEADING_WEIGHT
         elif query.kind and _has_answer_type(sentence, query):
             score *= 1 + TYPE_BOOST
-        coverage = (
-            sum(query.idf[t] * f for t, f in found.items())
-            + sum(query.idf[t] * f for t, f in near_found.items())
-        ) / total_idf
-        hits.append(Hit(start, end, score, coverage))
+        if query.units:
+            coverage = covered(query.units, {**near_found, **found})
+        else:
+            coverage = (
+                sum(query.idf[t] * f for t, f in found.items())
+                + sum(query.idf[t] * f for t, f in near_found.items())
+            ) / total_idf
+        if lacking:  # about something else than the question names, most likely
+            score *= LACKING_NAME
+        hits.append(Hit(start, end, score, coverage, tuple(words[i] for i in lacking)))
     return hits
 
 
+def _held(
+    sid: int,
+    counts: dict[int, dict[str, float]],
+    heading: list[int],
+    anaphoric: bool,
+    paragraph_terms: list[set[str]],
+) -> set[str]:
+    """The terms a passage holds for the decisive check: its sentence, its paragraph, its
+    section heading, and the previous sentence when it opens with a pronoun. Not the
+    next paragraph's first sentence, which is about the next entry of a register."""
+    held = set(counts.get(sid, {})) | paragraph_terms[sid]
+    if heading[sid] in counts:
+        held |= set(counts[heading[sid]])
+    if anaphoric:
+        held |= set(counts.get(sid - 1, {}))
+    return held
+
+
+def _lacking(required: list[list[str]], held: set[str]) -> list[int]:
+    """Indices of the decisive groups a passage (its sentence, neighbours, heading,
+    paragraph) holds no term of, nor a spelling of one the documents use."""
+    return [i for i, spellings in enumerate(required) if not any(t in held for t in spellings)]
+
+
 def _paragraph_scores(
-    text: str, spans: list[tuple[int, int]], counts: dict[int, dict[str, float]], query: Query
-) -> list[float]:
-    """Per sentence, BM25 of its whole paragraph (no length normalization).
+    para_of: list[int], counts: dict[int, dict[str, float]], query: Query
+) -> tuple[list[float], list[set[str]]]:
+    """Per unit, BM25 of its whole paragraph (its block; no length normalization), and its
+    terms.
 
     Questions are often written about a paragraph: its other sentences name the subject
     while one states the fact, so the paragraph's match lifts all its sentences.
     """
-    breaks = [m.start() for m in _PARAGRAPH_BREAK.finditer(text)]
-    para_of = [bisect.bisect_right(breaks, start) for start, _ in spans]
     terms: dict[int, dict[str, float]] = {}
     for sid, tf in counts.items():
         merged = terms.setdefault(para_of[sid], {})
@@ -312,22 +428,8 @@ def _paragraph_scores(
         p: sum(query.idf[t] * c * (K1 + 1) / (c + K1) for t, c in tf.items())
         for p, tf in terms.items()
     }
-    return [score.get(p, 0.0) for p in para_of]
-
-
-def _nearest_headings(text: str, spans: list[tuple[int, int]]) -> list[int]:
-    """Per sentence, the index of the last Markdown heading at or before it (-1 if none).
-
-    A spec line "Battery life: up to 18 months" under "### Sensor mast" answers a question
-    about the sensor mast's batteries; the heading supplies the words the line leaves out.
-    """
-    nearest: list[int] = []
-    last = -1
-    for sid, (start, end) in enumerate(spans):
-        if is_heading(text[start:end]):
-            last = sid
-        nearest.append(last)
-    return nearest
+    held = {p: set(tf) for p, tf in terms.items()}
+    return [score.get(p, 0.0) for p in para_of], [held.get(p, set()) for p in para_of]
 
 
 def _has_answer_type(sentence: str, query: Query) -> bool:

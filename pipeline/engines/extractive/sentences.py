@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 
 # A sentence ends at Latin punctuation followed by whitespace and something that is not a
@@ -17,6 +18,19 @@ _END = re.compile(
 
 # Words whose trailing period is not a sentence end ("Mr. Smith", "No. 5", "Roe v. Wade",
 # "Smith et al. found").
+# Inside a block the structure says is one paragraph (or item), a line break is a hard wrap,
+# never a sentence end by itself (see block_sentences for short lines).
+_END_IN_BLOCK = re.compile(
+    r"""[.!?]+['"”’)\]]*(?=\s+[^\sa-z])
+      | [。！？]+[」』”’）)]*""",
+    re.VERBOSE,
+)
+SHORT_LINE = 0.6
+"""A line of a wrapped block shorter than this share of its longest line ends a unit when
+the next line starts in capitals: lines of facts without markers ('Weight: 480 g'), or a
+PDF heading run into its paragraph."""
+_OPEN_ENDS = frozenset(",;(-\u2010/&")
+
 _ABBREVIATIONS = frozenset(
     str.split(
         "mr mrs ms dr prof st jr sr vs etc fig no nos vol pp ca approx dept est gen gov lt col "
@@ -46,6 +60,55 @@ def sentence_spans(text: str, offset: int = 0) -> list[tuple[int, int]]:
         start = end
     _add(text, start, len(text), offset, spans)
     return spans
+
+
+def block_sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """(start, end) of the sentences of the block text[start:end], in text offsets.
+
+    Line breaks are wraps, except after a short line (SHORT_LINE) followed by a line that
+    does not go on in lowercase.
+    """
+    spans: list[tuple[int, int]] = []
+    begin = start
+    for cut in _block_ends(text, start, end):
+        _add(text, begin, cut, 0, spans)
+        begin = cut
+    _add(text, begin, end, 0, spans)
+    return spans
+
+
+def _block_ends(text: str, start: int, end: int) -> list[int]:
+    """Where sentences of text[start:end] end, in order."""
+    ends = []
+    for match in _END_IN_BLOCK.finditer(text, start, end):
+        if text[match.start()] == "." and _is_abbreviation(text, match.start()):
+            continue
+        ends.append(match.end())
+    if "\n" not in text[start:end]:
+        return ends
+    breaks = _short_line_ends(text, start, end)
+    return sorted(set(ends) | set(breaks)) if breaks else ends
+
+
+def _short_line_ends(text: str, start: int, end: int) -> list[int]:
+    lines = text[start:end].split("\n")
+    longest = max(len(line.strip()) for line in lines)
+    short = max(40, SHORT_LINE * longest)
+    found = []
+    offset = start
+    for line, following in itertools.pairwise(lines):
+        offset += len(line) + 1
+        content = line.strip()
+        after = following.lstrip()
+        if (
+            content
+            and len(content) < short
+            and content[-1] not in _OPEN_ENDS
+            and after
+            and not after[0].islower()
+        ):
+            found.append(offset - 1)
+    return found
 
 
 def _is_abbreviation(text: str, dot: int) -> bool:

@@ -10,6 +10,7 @@ from functools import lru_cache
 
 import Stemmer
 from bm25s.stopwords import STOPWORDS_CHINESE, STOPWORDS_EN_PLUS, STOPWORDS_KOREAN
+from hanziconv.charmap import simplified_charmap, traditional_charmap
 
 from pipeline.text.scripts import CJK, CJK_RUN, HIRAGANA
 
@@ -23,7 +24,7 @@ _STOPWORDS = frozenset(STOPWORDS_EN_PLUS) | frozenset(
     ("whose", "would", "could", "also", "many", "much", "may", "might", "must", "shall", "yes")
 )
 # Question words carry no content ("何年", "谁", "누구"); bigrams holding them are dropped.
-_CJK_QUESTION_CHARS = frozenset("何誰谁哪吗呢么幾几")
+QUESTION_CHARS = frozenset("何誰谁哪吗呢么幾几")
 _CJK_STOP_BIGRAMS = frozenset(w for w in (*STOPWORDS_CHINESE, *STOPWORDS_KOREAN) if len(w) == 2) | {
     "무엇",
     "누구",
@@ -84,12 +85,30 @@ def _latin_folds() -> dict[int, str]:
     return table
 
 
-_FOLDS = _latin_folds()
-_ACCENTED = re.compile("[" + "".join(map(chr, sorted(_FOLDS))) + "]")
+def _cjk_folds() -> dict[int, str]:
+    """Full-width forms -> ASCII ('２０２４' -> '2024', 'ＮＨＫ' -> 'NHK') and Traditional
+    Chinese characters -> Simplified ones ('國' -> '国', '麼' -> '么'), one for one.
+
+    A question typed in either script then finds a document in either, and the stopword
+    lists (Simplified) apply to Traditional text. The 2,704 pairs are hanziconv's
+    character map; a Traditional character Japanese also writes folds the same way in
+    the question and the text, so it still matches itself.
+    """
+    table = {code: chr(code - 0xFEE0) for code in range(0xFF01, 0xFF5F)}
+    table[0x3000] = " "
+    table.update(
+        (ord(t), s) for t, s in zip(traditional_charmap, simplified_charmap, strict=True) if t != s
+    )
+    return table
+
+
+_FOLDS = _latin_folds() | _cjk_folds()
+_ACCENTED = re.compile("[" + "".join(map(re.escape, map(chr, sorted(_FOLDS)))) + "]")
 
 
 def fold(text: str) -> str:
-    """`text` without Latin diacritics, same length: users type 'Ogedei' for 'Ögedei'."""
+    """`text` with accents, full-width forms and Traditional characters folded, same length:
+    users type 'Ogedei' for 'Ögedei', '2024' for '２０２４', '国' for '國'."""
     if text.isascii():
         return text
     return _ACCENTED.sub(lambda m: _FOLDS[ord(m.group())], text)
@@ -176,14 +195,35 @@ def tokens(text: str, *, keep_stopwords: bool = False) -> list[str]:
             if keep_stopwords or lower not in _STOPWORDS:
                 out.append(stem(lower))
         else:
-            out.extend(_bigrams(cjk, keep_stopwords))
+            out.extend(_bigrams(fold(cjk), keep_stopwords))
     return out
 
 
+# Names a question quotes literally: options ('-e', '--login'), escapes ('\\j', '~.'),
+# parameters ('${parameter:-word}') and identifiers ('ERR_CANCELED'). Stemming reads '-N' as
+# 'n', which '-n' and every 'n' in the text also give; the literal is searched as written.
+_LITERAL = re.compile(
+    r"(?<![\w\-])(?:--?[A-Za-z0-9][\w-]*|\\[A-Za-z@#$!\[\]]|~[.^#&?A-Za-z]"
+    r"|\$\{[^}\s]+\}|[A-Za-z][A-Za-z0-9]*_\w+)"
+)
+LITERAL = "="
+"""Prefix of a literal term ('=-N'): no stem or bigram starts with it."""
+
+
 def query_terms(question: str) -> list[str]:
-    """Distinct content terms of a question, in order; all its words if none is content."""
+    """Distinct content terms of a question, in order; all its words if none is content.
+
+    Literal names come after the words: 'What does ssh -N do?' -> ['ssh', 'n', '=-N'].
+    """
     terms = list(dict.fromkeys(tokens(question)))
-    return terms or list(dict.fromkeys(tokens(question, keep_stopwords=True)))
+    terms = terms or list(dict.fromkeys(tokens(question, keep_stopwords=True)))
+    literals = [LITERAL + m.group() for m in _LITERAL.finditer(question)]
+    return terms + [t for t in dict.fromkeys(literals) if t not in terms]
+
+
+def is_literal(term: str) -> bool:
+    """True for a literal term (see query_terms)."""
+    return term.startswith(LITERAL)
 
 
 def _bigrams(run: str, keep_all: bool) -> list[str]:
@@ -195,9 +235,7 @@ def _bigrams(run: str, keep_all: bool) -> list[str]:
     return [
         g
         for g in grams
-        if not _HIRAGANA.search(g)
-        and not (_CJK_QUESTION_CHARS & set(g))
-        and g not in _CJK_STOP_BIGRAMS
+        if not _HIRAGANA.search(g) and not (QUESTION_CHARS & set(g)) and g not in _CJK_STOP_BIGRAMS
     ]
 
 
@@ -212,10 +250,12 @@ class TermFinder:
 
     def __init__(self, terms: Iterable[str]) -> None:
         terms = list(terms)
-        self.words = frozenset(t for t in terms if not is_cjk_term(t))
+        self.literals = frozenset(t for t in terms if is_literal(t))
+        self.words = frozenset(t for t in terms if not is_cjk_term(t) and not is_literal(t))
         self.grams = frozenset(t for t in terms if is_cjk_term(t))
         self._word_re = _word_pattern(tuple(sorted(self.words)))
         self._gram_re = _gram_pattern(tuple(sorted(self.grams)))
+        self._literal_re = _literal_pattern(tuple(sorted(self.literals)))
 
     def find(self, text: str) -> list[tuple[int, str]]:
         """(position, term) of every occurrence, in no particular order.
@@ -231,7 +271,18 @@ class TermFinder:
                     hits.append((match.start(), term))
         if self._gram_re is not None:
             hits.extend((m.start(), m.group(1)) for m in self._gram_re.finditer(text))
+        if self._literal_re is not None:
+            hits.extend((m.start(), LITERAL + m.group()) for m in self._literal_re.finditer(text))
         return hits
+
+
+@lru_cache(maxsize=256)
+def _literal_pattern(literals: tuple[str, ...]) -> re.Pattern[str] | None:
+    """Literals as written (case and all), not inside a longer word or option."""
+    if not literals:
+        return None
+    names = sorted((t[len(LITERAL) :] for t in literals), key=len, reverse=True)
+    return re.compile(rf"(?<![\w\-\\$~])(?:{'|'.join(map(re.escape, names))})(?![\w\-])")
 
 
 @lru_cache(maxsize=256)

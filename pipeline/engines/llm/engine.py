@@ -4,24 +4,39 @@ from __future__ import annotations
 
 import hashlib
 import json
+from functools import partial
 from typing import Any, TypeVar
 
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import Runnable, RunnableConfig
+from langchain_core.runnables.config import merge_configs
 from langchain_core.utils.function_calling import convert_to_json_schema
 from pydantic import BaseModel, ValidationError
 
 from pipeline import prompts
 from pipeline.config import Settings
 from pipeline.engines.llm.calls import call_model
+from pipeline.engines.llm.limiter import Limiter
+from pipeline.engines.llm.limiters import HeaderWatch, limiter_for
 from pipeline.engines.llm.providers import Models
 from pipeline.engines.llm.replies import ChunkReading, DraftAnswer
 from pipeline.engines.meter import Meter
 from pipeline.errors import ModelError
+from pipeline.text.messages import message_text_with_tools
 from pipeline.text.spans import locate
-from pipeline.types import Chunk, ChunkTask, DocumentText, Draft, Finding, Route, Task
+from pipeline.text.tokens import count_tokens
+from pipeline.types import (
+    ChatPrompt,
+    Chunk,
+    ChunkTask,
+    DocumentText,
+    Draft,
+    Finding,
+    Route,
+    Task,
+)
 
 S = TypeVar("S", bound=BaseModel)
 
@@ -35,7 +50,8 @@ class LLMEngine:
 
     `models.map` routes and reads chunks; `models.reduce` (often the same model) collapses, answers,
     summarizes and chats, so a cheap model can do the many map calls and a strong one the few
-    final ones. Each call's trace run is named `<node>:<task>`, e.g. `map_chunk:read`.
+    final ones. Each model's calls are admitted by its endpoint's process-wide Limiter. Each
+    call's trace run is named `<node>:<task>`, e.g. `map_chunk:read`.
     """
 
     def __init__(self, models: Models, settings: Settings) -> None:
@@ -46,6 +62,7 @@ class LLMEngine:
             {"engine": "llm", "model": model_identity(self.model), "reply": _READING_SCHEMA}
         )
         self.settings = settings
+        self._limiters = {id(m): limiter_for(m, settings) for m in (models.map, models.reduce)}
         method = models.structured_method
         self._method: dict[str, Any] = {"method": method} if method else {}
         # Building a structured-output runnable converts the schema each time (~0.5 ms),
@@ -148,10 +165,17 @@ class LLMEngine:
         )
         return await self._final(prompts.SUMMARY_SYSTEM, user, findings, meter, "summary")
 
-    async def chat(self, messages: list[BaseMessage], meter: Meter) -> str:
-        prompt: list[BaseMessage] = [SystemMessage(prompts.CHAT_SYSTEM), *messages]
-        config = _named(meter, "chat")
-        reply = await call_model(lambda: self.reduce_model.ainvoke(prompt, config), self.settings)
+    async def chat(self, turn: ChatPrompt, meter: Meter) -> str:
+        prompt: list[BaseMessage] = [SystemMessage(prompts.CHAT_SYSTEM), *turn.messages()]
+        limiter = self._limiters[id(self.reduce_model)]
+        config = _named(meter, "chat", limiter)
+        reply = await call_model(
+            lambda: self.reduce_model.ainvoke(prompt, config),
+            self.settings,
+            limiter,
+            tokens=lambda: _prompt_tokens(prompt),
+            meter=meter,
+        )
         return reply.text if isinstance(reply, AIMessage) else str(reply.content)
 
     async def _final(
@@ -182,7 +206,8 @@ class LLMEngine:
                 convert_to_json_schema(schema), **self._method
             )
         runnable = self._runnables[key]
-        config = _named(meter, task)
+        limiter = self._limiters[id(model)]
+        config = _named(meter, task, limiter)
         for _ in range(2):
 
             async def attempt(prompt: list[BaseMessage] = messages) -> Any:
@@ -191,7 +216,13 @@ class LLMEngine:
                 except (ValidationError, OutputParserException) as exc:
                     return exc  # json_schema mode raises here; other methods return None
 
-            parsed = await call_model(attempt, self.settings)
+            parsed = await call_model(
+                attempt,
+                self.settings,
+                limiter,
+                tokens=partial(_prompt_tokens, messages),
+                meter=meter,
+            )
             error: object = parsed if isinstance(parsed, Exception) else None
             if parsed is not None and error is None:
                 try:
@@ -223,9 +254,14 @@ def _json(value: Any) -> str:
 _READING_SCHEMA = hashlib.sha256(_json(ChunkReading.model_json_schema()).encode()).hexdigest()[:16]
 
 
-def _named(meter: Meter, task: str) -> RunnableConfig:
-    """The meter's config with the call's run named `<node>:<task>` for traces (LangSmith)."""
-    return {**meter.config(), "run_name": f"{meter.node}:{task}"}
+def _named(meter: Meter, task: str, limiter: Limiter) -> RunnableConfig:
+    """The meter's config, the limiter's header watch, and the run named `<node>:<task>`."""
+    config = merge_configs(meter.config(), {"callbacks": [HeaderWatch(limiter)]})
+    return {**config, "run_name": f"{meter.node}:{task}"}
+
+
+def _prompt_tokens(messages: list[BaseMessage]) -> int:
+    return sum(count_tokens(message_text_with_tools(m)) for m in messages)
 
 
 def render_notes(findings: list[Finding]) -> str:

@@ -259,6 +259,8 @@ def _openai_model(endpoint: Endpoint, name: str, options: _ClientOptions) -> Bas
         http_async_client=httpx.AsyncClient(transport=PerLoopTransport()),
         # OpenAI-compatible servers speak chat completions; few have the Responses API.
         use_responses_api=False,
+        # x-ratelimit-* headers reach the endpoint's Limiter (engines/llm/limiters.py).
+        include_response_headers=True,
         **extra,
     )
 

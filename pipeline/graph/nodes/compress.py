@@ -12,16 +12,22 @@ import logging
 import uuid
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
+from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from pipeline import prompts
 from pipeline.config import Settings
 from pipeline.engines.base import Engine
+from pipeline.engines.llm.embeddings import Embedder
 from pipeline.engines.meter import Meter
 from pipeline.graph.chunking import chunk_tasks, split_documents
 from pipeline.graph.collapse import collapse
 from pipeline.graph.nodes import NodeFn
+from pipeline.graph.nodes.recall import thread_of
 from pipeline.graph.state import State
+from pipeline.memory.entries import summary_entry
+from pipeline.memory.store import ThreadMemory
 from pipeline.memory.window import needs_fold, render, split_for_fold, visible
 from pipeline.progress import chunk_counter, emit
 from pipeline.types import DocumentText
@@ -60,9 +66,9 @@ def make_compress(engine: Engine, settings: Settings) -> NodeFn:
 
 
 def send_fold_chunks(state: State) -> list[Send] | str:
-    """Edge: the transcript's chunks to fold_chunk, or straight on to chat when no fold is due."""
+    """Edge: the transcript's chunks to fold_chunk, or on to recall when no fold is due."""
     if not state.get("folding"):
-        return "chat"
+        return "recall"
     tasks = chunk_tasks(
         state["chunks"],
         question="",
@@ -74,8 +80,8 @@ def send_fold_chunks(state: State) -> list[Send] | str:
     return [Send("fold_chunk", task) for task in tasks]
 
 
-def make_fold(engine: Engine, settings: Settings) -> NodeFn:
-    async def fold(state: State) -> dict[str, Any]:
+def make_fold(engine: Engine, settings: Settings, embedder: Embedder | None = None) -> NodeFn:
+    async def fold(state: State, config: RunnableConfig, runtime: Runtime[Any]) -> dict[str, Any]:
         chunk_counter.forget(state["run"])
         findings = sorted(state.get("findings", []), key=lambda f: f.chunk)
         meter = Meter(NODE)
@@ -101,6 +107,7 @@ def make_fold(engine: Engine, settings: Settings) -> NodeFn:
             )
         except Exception as exc:  # history and old summary stay as they were; next turn retries
             return _failed({**unchanged, "usage_log": meter.records}, str(exc))
+        await _index_summary(runtime, config, embedder, state, draft.text)
         emit("compress", ok=True, folded=len(state["folding"]))
         return {
             "summary": draft.text,
@@ -111,6 +118,23 @@ def make_fold(engine: Engine, settings: Settings) -> NodeFn:
         }
 
     return fold
+
+
+async def _index_summary(
+    runtime: Runtime[Any],
+    config: RunnableConfig,
+    embedder: Embedder | None,
+    state: State,
+    summary: str,
+) -> None:
+    """Keep this fold's summary searchable: a later fold may drop what this one kept."""
+    thread_id = thread_of(config)
+    if runtime.store is None or thread_id is None or not summary:
+        return
+    last = state["folding"][-1]
+    index = next(i for i, m in enumerate(state.get("messages", [])) if m.id == last)
+    memory = ThreadMemory(runtime.store, thread_id, embedder)
+    await memory.append([summary_entry(summary, index)], confirmed=True)
 
 
 def _failed(update: dict[str, Any], error: str) -> dict[str, Any]:

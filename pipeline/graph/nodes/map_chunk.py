@@ -16,7 +16,7 @@ from pipeline.engines.meter import Meter
 from pipeline.errors import LongdocError
 from pipeline.graph.nodes import NodeFn
 from pipeline.progress import chunk_counter, emit
-from pipeline.types import CallUsage, ChunkTask, Finding
+from pipeline.types import CallUsage, ChunkTask, Finding, LimitUsage
 
 
 def make_map_chunk(
@@ -33,11 +33,15 @@ def make_map_chunk(
         cached = await cache.get(key, chunk) if cache is not None and key else None
         if cached is not None:
             finding = cached.finding(chunk)
-            records = [CallUsage(node=node, input_tokens=cached.tokens, cached=True)]
+            records: list[CallUsage | LimitUsage] = [
+                CallUsage(node=node, input_tokens=cached.tokens, cached=True)
+            ]
         else:
             finding, records = await _read(engine, task, node)
             if cache is not None and key and not finding.failed:
-                await cache.put(key, CachedReading.of(finding, chunk, records))
+                # Only the calls count: rate-limit records say how a call waited, not a call.
+                calls = [r for r in records if isinstance(r, CallUsage)]
+                await cache.put(key, CachedReading.of(finding, chunk, calls))
         done = chunk_counter.increment(task["run"])
         emit(
             "chunk_done",
@@ -52,7 +56,9 @@ def make_map_chunk(
     return map_chunk
 
 
-async def _read(engine: Engine, task: ChunkTask, node: str) -> tuple[Finding, list[CallUsage]]:
+async def _read(
+    engine: Engine, task: ChunkTask, node: str
+) -> tuple[Finding, list[CallUsage | LimitUsage]]:
     meter = Meter(node)
     chunk_id = task["chunk"]["id"]
     try:

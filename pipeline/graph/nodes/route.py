@@ -37,6 +37,8 @@ def make_route(engine: Engine, settings: Settings) -> NodeFn:
             "documents": documents,
             "mode": mode,
             "compressed": False,
+            "recalled": [],
+            "recall_hits": [],
             "findings": Overwrite([]),
             "usage_log": Overwrite(meter.records),
         }

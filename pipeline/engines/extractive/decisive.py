@@ -1,0 +1,266 @@
+"""Decisive question terms: what a question names, which the passage that answers it must hold.
+
+"What is the access code for the Riverside warehouse?" asks one thing (the access code)
+about one named thing (Riverside). A sentence giving the Ashford warehouse's access code
+covers most of the question's words and still answers another question. So the words
+that name something are decisive: a passage lacking one cannot be the answer, and when
+the documents hold one nowhere, they do not answer the question.
+
+Which words name something is read from the question's form and the documents' usage,
+never from a list of entity types:
+- a word capitalized inside an English question ("Riverside", "HMR"), unless the
+  question is in title case (its small words capitalized too);
+- a word holding a digit ("2024", "4290-88", "Skarv 3"'s "3"), a Latin word inside a CJK
+  question ("NHK"), and every word of a quoted phrase ("'Brave New World'", 「しずく」);
+- a question word the documents themselves write capitalized mid-sentence (NAME_SHARE of
+  its uses): "bergen" in a lowercase question is the "Bergen" of the text;
+- in CJK text, which has no capitals: a run of two or more question characters that no
+  matched bigram covers and that holds a character the documents never use (the
+  unknown name in 芦田倉庫 when the documents list 山下倉庫 and 川村倉庫).
+A decisive word the documents use in more than TOPIC_SHARE of their sentences is their
+topic ("Tesla" in an article on Tesla): a passage need not repeat it, so it is not
+required there, though a word the documents never use still ends the search.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from pipeline.engines.extractive.terms import QUESTION_CHARS, fold, is_cjk_term, stem, tokens
+from pipeline.text.scripts import CJK, HAN, HANGUL
+
+NAME_SHARE = 0.8
+"""Least share of a word's mid-sentence uses in the documents that are capitalized for a
+lowercase question word to count as a name: 'Bergen' always, 'Group' in a report that
+writes 'the Group' 9 times in 10; sentence-initial uses say nothing and are not counted."""
+TOPIC_SHARE = 0.05
+"""Share of the documents' sentences above which a decisive word is their topic and a
+passage need not hold it: in a 500-sentence article, a name in more than 25 sentences."""
+TOPIC_LEAST = 20
+"""Sentences a name must be in, whatever the share, to be the topic: in a register of
+four warehouses each name fills a quarter of the sentences and is still what tells
+one entry from another."""
+TITLE_CASE_SHARE = 0.5
+"""Share of a question's small words (the, of, for...) written capitalized above which
+its capitals are style (title case), not names."""
+
+_QUOTED = re.compile(
+    r"(?<![\w'’])['‘]([^'‘’]{2,80})['’](?![\w'’])|\"([^\"]{2,80})\"|“([^”]{2,80})”"
+    r"|「([^」]{1,40})」|『([^』]{1,40})』|《([^》]{1,40})》"
+)
+_LATIN_WORD = re.compile(rf"[^\W_{CJK}]+(?:[-.'’][^\W_{CJK}]+)*")
+# Letters that can spell a CJK name: ideographs, katakana (not hiragana: particles), Hangul.
+_NAME_CHAR = re.compile(f"[{HAN}\u30a1-\u30fa\u30fc{HANGUL}]")
+_HAS_CJK = re.compile(f"[{CJK}]")
+
+
+@dataclass(frozen=True)
+class Decisive:
+    """What a question names, as index terms, and how the documents hold them."""
+
+    groups: list[list[str]] = field(default_factory=list)
+    """Names as index terms: a passage must hold a term (or a spelling) of every group."""
+    words: dict[str, str] = field(default_factory=dict)
+    """Index term of a group -> the question's own word for it, to report it."""
+    absent: list[str] = field(default_factory=list)
+    """Question words the documents hold nowhere, not even in a near spelling."""
+    variants: dict[str, list[str]] = field(default_factory=dict)
+    """Index term the documents lack -> index terms of their near spellings ('gandhi'
+    for a question's 'ghandi'): a passage holding one may answer, with a caution."""
+
+
+def named_phrases(question: str) -> list[list[str]]:
+    """The question's words that name something, by form (capitals, digits, quotes), grouped
+    into the names they spell.
+
+    'Which architect did Martin Luther meet in Bergen in 1512?' ->
+    [['Martin', 'Luther'], ['Bergen'], ['1512']]. A passage naming one word of a group
+    names that thing ('Luther' is Martin Luther); a number is its own group, since one
+    digit tells 'Skarv 3' from 'Skarv 4'.
+    """
+    matches = list(_LATIN_WORD.finditer(question))
+    words = [m.group() for m in matches]
+    in_cjk = _HAS_CJK.search(question) is not None
+    # Title case capitalizes the small words too ("What Is The Code For ..."): names never.
+    small = [w for w in words[1:] if not tokens(w)]
+    capitalized = [w for w in small if w[0].isupper()]
+    title_case = len(small) > 1 and len(capitalized) > TITLE_CASE_SHARE * len(small)
+    phrases: list[list[str]] = []
+    joined = False  # whether the previous word was a capitalized name word
+    for index, (match, word) in enumerate(zip(matches, words, strict=True)):
+        if any(c.isdigit() for c in word) or in_cjk:
+            phrases.append([word])
+            joined = False
+            continue
+        acronym = word.isupper() and len(word) > 1  # even first: "HMR", "NFL"
+        if acronym or (index > 0 and word[0].isupper() and not title_case):
+            gap = question[matches[index - 1].end() : match.start()] if index else ""
+            if joined and gap.strip() == "":
+                phrases[-1].append(word)
+            else:
+                phrases.append([word])
+            joined = True
+        else:
+            joined = False
+    for match in _QUOTED.finditer(question):
+        quoted = next(g for g in match.groups() if g)
+        phrases.extend([m.group()] for m in _LATIN_WORD.finditer(quoted))
+        phrases.extend([run] for run in _cjk_runs(quoted))
+    return phrases
+
+
+def _cjk_runs(text: str) -> list[str]:
+    return [m.group() for m in re.finditer(f"[{CJK}]+", text)]
+
+
+def unknown_cjk_words(
+    question: str, terms: Iterable[str], present: set[str], chars: set[str]
+) -> list[str]:
+    """Runs of CJK question characters no present bigram covers, holding a character the
+    documents never use: the names a CJK question brings that the documents lack.
+
+    With 山下倉庫 and 川村倉庫 in the documents, 芦田倉庫の入館コード leaves 芦田
+    uncovered (芦田 and 田倉 occur nowhere; 倉庫 covers 倉 and 庫) and 芦 is unused.
+    """
+    covered: set[int] = set()
+    folded = fold(question)
+    grams = [t for t in terms if is_cjk_term(t) and t in present]
+    for gram in grams:
+        for match in re.finditer(re.escape(gram), folded):
+            covered.update(range(match.start(), match.end()))
+    unknown: list[str] = []
+    run: list[int] = []
+    for index, char in enumerate(folded + " "):
+        if _NAME_CHAR.match(char) and char not in QUESTION_CHARS and index not in covered:
+            run.append(index)
+            continue
+        # A modifier of a word the documents know, in characters they never use.
+        heads = index in covered
+        if len(run) >= 2 and heads and all(folded[i] not in chars for i in run):
+            unknown.append(question[run[0] : run[-1] + 1])
+        run = []
+    return unknown
+
+
+def near_spellings(word: str, candidates: Iterable[str]) -> list[str]:
+    """Words of `candidates` one or two edits from `word` ('Gandhi' for 'Ghandi').
+
+    One edit for words of up to 6 letters, two beyond; never for words holding digits, whose
+    one changed digit is another number (a swapped '1646' is not '1647').
+    """
+    if any(c.isdigit() for c in word) or len(word) < 4:
+        return []
+    limit = 1 if len(word) <= 6 else 2
+    target = fold(word).lower()
+    near = {
+        c
+        for c in candidates
+        if abs(len(c) - len(target)) <= limit and c != target and _within(target, c, limit)
+    }
+    return sorted(near)
+
+
+def _within(a: str, b: str, limit: int) -> bool:
+    """Levenshtein distance of a and b is at most `limit` (banded, so cheap)."""
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        current = [i] + [0] * len(b)
+        low = max(1, i - limit)
+        high = min(len(b), i + limit)
+        if low > 1:
+            current[low - 1] = limit + 1
+        for j in range(low, high + 1):
+            cost = 0 if ca == b[j - 1] else 1
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+        for j in range(high + 1, len(b) + 1):
+            current[j] = limit + 1
+        if min(current) > limit:
+            return False
+        previous = current
+    return previous[len(b)] <= limit
+
+
+def stems_of(words: Iterable[str]) -> list[str]:
+    """Index terms of candidate spellings, in order: ['gandhi']."""
+    return list(dict.fromkeys(stem(w) for w in words))
+
+
+@dataclass
+class Usage:
+    """How the documents use the question's terms, gathered in build_query's one pass."""
+
+    sentences: int = 0
+    length: int = 0
+    """Characters in all sentences, for the mean sentence length."""
+    df: dict[str, int] = field(default_factory=dict)
+    mid: dict[str, int] = field(default_factory=dict)
+    """Term -> uses not at a sentence start."""
+    capital: dict[str, int] = field(default_factory=dict)
+    """Term -> those of them written capitalized."""
+
+
+def decide(question: str, terms: list[str], usage: Usage, texts: list[str]) -> Decisive:
+    """The question's decisive terms, given how the documents use its terms (see module doc)."""
+    df = usage.df
+    groups = [g for g in (_terms_of(p, terms) for p in named_phrases(question)) if g]
+    if question == question.lower():  # typed without capitals: words the documents write as names
+        groups = [[t] for t, w in _surface(question).items() if t in terms and _is_name(t, usage)]
+    surface = _surface(question)
+    missing = list(dict.fromkeys(t for g in groups for t in g if not df.get(t)))
+    variants: dict[str, list[str]] = {}
+    absent: list[str] = []
+    if missing:
+        vocabulary = _latin_words(texts)
+        for term in missing:
+            near = [] if is_cjk_term(term) else near_spellings(surface.get(term, term), vocabulary)
+            if near:
+                variants[term] = stems_of(near)
+            else:
+                absent.append(surface.get(term, term))
+    if any(is_cjk_term(t) for t in terms):
+        present = {t for t in terms if df.get(t)}
+        chars = set().union(*(set(fold(text)) for text in texts))
+        absent += [w for w in unknown_cjk_words(question, terms, present, chars) if w not in absent]
+    # A name the documents use everywhere is their topic: a passage need not repeat it.
+    topic = max(TOPIC_SHARE * usage.sentences, TOPIC_LEAST)
+    required = [g for g in groups if all(df.get(t, 0) <= topic for t in g)]
+    return Decisive(
+        groups=required,
+        words={t: surface.get(t, t) for g in groups for t in g},
+        absent=absent,
+        variants=variants,
+    )
+
+
+def _terms_of(words: list[str], terms: list[str]) -> list[str]:
+    """The index terms of a name's words that the question searches for."""
+    return [t for t in dict.fromkeys(t for w in words for t in tokens(w)) if t in terms]
+
+
+def _surface(question: str) -> dict[str, str]:
+    """Index term -> the question's own word for it: 'bergen' -> 'Bergen'."""
+    found: dict[str, str] = {}
+    for match in _LATIN_WORD.finditer(question):
+        for term in tokens(match.group()):
+            found.setdefault(term, match.group())
+    for run in _cjk_runs(question):
+        for term in tokens(run):
+            found.setdefault(term, term)
+    return found
+
+
+def _is_name(term: str, usage: Usage) -> bool:
+    """Whether the documents write `term` capitalized in NAME_SHARE of its mid-sentence uses."""
+    uses = usage.mid.get(term, 0)
+    return not is_cjk_term(term) and uses > 0 and usage.capital.get(term, 0) >= NAME_SHARE * uses
+
+
+_WORDS = re.compile(r"[^\W\d_]{4,}")
+
+
+def _latin_words(texts: list[str]) -> set[str]:
+    """Every distinct word of four letters or more, folded and lowercase: the spellings a
+    misspelt name is compared with. Only built when a decisive word is missing."""
+    return {w for text in texts for w in _WORDS.findall(fold(text).lower())}

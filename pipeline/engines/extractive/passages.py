@@ -1,0 +1,366 @@
+"""A text's readable units for the built-in engine, with the structure around each, shown clean.
+
+Units are what retrieval scores and answers quote: the sentences of paragraphs and list
+items, whole table rows, terms and headings, and code statements (a line with the comment
+lines above it). Page furniture is no unit. Each unit knows its label (the heading, term
+or header row that says what it is about, see `label`) and renders for reading (`show`):
+reflowed, a row with its headers, a description with its term, an item with its lead-in.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from pipeline.engines.extractive.sentences import MAX_SENTENCE_CHARS, block_sentences
+from pipeline.engines.extractive.terms import LITERAL, is_literal, tokens
+from pipeline.text.layout import analyse
+from pipeline.text.reflow import Known, known_in, reflow
+from pipeline.text.structure import Kind, Structure
+
+_LABELS = (Kind.HEADING, Kind.TERM)
+_HEADING_MARKS = re.compile(r"^(?:#{1,6}[ \t]+|\*{1,6} )|[ \t]+#+$|^\*\*(.*)\*\*:?$")
+_BULLET = re.compile(r"^[-*+•◦‣▪·][ \t]+")
+_CELL_SPLIT = re.compile(r"(?<!\\)\|")
+_COMMENT = re.compile(r"\s*(?://|#(?!!)|/\*|\*(?!\*)|--\s|;)")
+_FENCE_LINE = re.compile(r"\s*(?:`{3,}|~{3,})")
+# Second column headers that only say "what the first column means".
+_PLAIN_SECOND = frozenset("definition description meaning explanation details".split())
+WHOLE_ITEM_CHARS = 400
+"""An item up to this long is shown whole when one of its sentences is the answer."""
+STEPS_MAX_CHARS = 1500
+"""Most characters of a procedure (lead-in and steps) shown as one answer."""
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A span to cite and how it reads."""
+
+    start: int
+    end: int
+    text: str
+
+
+@dataclass
+class Passages:
+    """The units of one text (chunk-local offsets) and the structure they come from."""
+
+    text: str
+    structure: Structure
+    spans: list[tuple[int, int]] = field(default_factory=list)
+    blocks: list[int] = field(default_factory=list)
+    """Per unit, the index of its block."""
+    first: list[int] = field(default_factory=list)
+    """Per block, its first unit (-1 for furniture)."""
+
+    @classmethod
+    def read(cls, text: str) -> Passages:
+        passages = cls(text, analyse(text))
+        for index, block in enumerate(passages.structure):
+            passages.first.append(len(passages.spans))
+            for span in _units(text, block.kind, block.start, block.end):
+                passages.spans.append(span)
+                passages.blocks.append(index)
+            if passages.first[-1] == len(passages.spans):
+                passages.first[-1] = -1
+        return passages
+
+    def unit_at(self, start: int) -> int:
+        """The unit that starts at `start` (a hit's offset)."""
+        return self._starts[start]
+
+    @cached_property
+    def _starts(self) -> dict[int, int]:
+        return {span[0]: unit for unit, span in enumerate(self.spans)}
+
+    # -- structure for scoring -------------------------------------------------------------
+
+    @cached_property
+    def labels(self) -> list[int]:
+        """Per unit, the unit that labels it: its table's header row, its entry's term,
+        its list's lead-in or its section heading (the nearest of them); for a heading or
+        term, itself (it is its own topic); -1 for none."""
+        found: list[int] = []
+        for unit, block in enumerate(self.blocks):
+            kind = self.structure.kind(block)
+            if kind in _LABELS:
+                found.append(unit)
+                continue
+            parent = self.structure.parent(block)
+            found.append(self._last_unit(parent) if parent >= 0 else -1)
+        return found
+
+    def is_term(self, unit: int) -> bool:
+        return self.structure.kind(self.blocks[unit]) == Kind.TERM
+
+    def names(self, unit: int, terms: Collection[str]) -> bool:
+        """The unit (a term) is named by the question: all its words are question terms
+        ('-e' for 'the -e option of set'), or it starts with a literal the question quotes."""
+        start, end = self.spans[unit]
+        words = tokens(self.text[start:end])
+        if words and set(words) <= set(terms):
+            return True
+        first = self.text[start:end].split()[0] if end > start else ""
+        return any(is_literal(t) and first == t[len(LITERAL) :] for t in terms)
+
+    def is_label(self, unit: int) -> bool:
+        """A heading or a term: names a topic, rarely states the answer."""
+        return self.structure.kind(self.blocks[unit]) in _LABELS
+
+    @cached_property
+    def term_parents(self) -> list[tuple[int, int]]:
+        """(term unit, parent label unit) for every term under another term or a heading:
+        a term's full name is its path ('set' ... '-e'), so it inherits its parent's words."""
+        pairs = []
+        for unit, block in enumerate(self.blocks):
+            if self.structure.kind(block) != Kind.TERM:
+                continue
+            parent = self.structure.parent(block)
+            if parent >= 0 and self.structure.kind(parent) in _LABELS and self.first[parent] >= 0:
+                pairs.append((unit, self.first[parent]))
+        return pairs
+
+    def inherit(self, counts: dict[int, dict[str, float]]) -> None:
+        """Give each term the question words of the labels above it, in document order so
+        that a chain ('SHELL BUILTIN COMMANDS' > 'set' > '-e') accumulates."""
+        for unit, parent in self.term_parents:
+            above = counts.get(parent)
+            if above:
+                own = counts.setdefault(unit, {})
+                for term, count in above.items():
+                    own.setdefault(term, count)
+
+    def _last_unit(self, block: int) -> int:
+        """The last unit of a block (a lead-in's last sentence ends with its colon)."""
+        first = self.first[block]
+        if first < 0:
+            return -1
+        unit = first
+        while unit + 1 < len(self.blocks) and self.blocks[unit + 1] == block:
+            unit += 1
+        return unit
+
+    # -- showing ---------------------------------------------------------------------------
+
+    def show(self, unit: int) -> Shown:
+        """The unit as a reader should see it, and the span that backs it."""
+        block = self.blocks[unit]
+        kind = self.structure.kind(block)
+        start, end = self.spans[unit]
+        if kind == Kind.ROW:
+            return Shown(start, end, self._row(block))
+        if kind == Kind.CODE:
+            return Shown(start, end, self._code(start, end))
+        if kind == Kind.HEADING:
+            return self._heading(unit)
+        if kind == Kind.TERM:
+            return self._term(unit)
+        if kind == Kind.ITEM:
+            item = self.structure[block]
+            if len(self._read(item.start, item.end)) <= WHOLE_ITEM_CHARS:
+                start, end = item.start, item.end
+            text = self._item_text(start, end, block)
+            lead = self._lead_in(block)
+            return Shown(start, end, f"{lead} {text}" if lead else text)
+        parent = self.structure.parent(block)
+        if parent >= 0 and self.structure.kind(parent) == Kind.TERM:
+            paragraph = self.structure[block]
+            whole = self._read(paragraph.start, paragraph.end)
+            if len(whole) <= WHOLE_ITEM_CHARS:  # a short description, whole
+                return Shown(paragraph.start, paragraph.end, f"{self.term_name(parent)}: {whole}")
+            return Shown(start, end, f"{self.term_name(parent)}: {self._read(start, end)}")
+        text = self._read(start, end)
+        if self._leads_to_list(block, end):
+            steps = self.procedure(unit)
+            if steps is not None:
+                return steps
+        return Shown(start, end, text)
+
+    def procedure(self, unit: int) -> Shown | None:
+        """A list with its lead-in, shown whole: for a lead-in ('To restore factory
+        settings:') or any of its items; None if the unit is in no such list."""
+        block = self.blocks[unit]
+        kind = self.structure.kind(block)
+        if kind == Kind.ITEM:
+            lead = self.structure.parent(block)
+            while lead >= 0 and self.structure.kind(lead) == Kind.ITEM:
+                lead = self.structure.parent(lead)
+        elif kind == Kind.PARAGRAPH:
+            lead = block
+        else:
+            return None
+        if lead < 0 or self.structure.kind(lead) != Kind.PARAGRAPH or not self._ends_colon(lead):
+            return None
+        items = [b for b in range(lead + 1, len(self.structure)) if self._under(b, lead)]
+        if not items:
+            return None
+        lines = [self._read(*self._last_sentence(lead))]
+        for item in items:
+            entry = self.structure[item]
+            lines.append(
+                "  " * entry.level + self._item_text(entry.start, entry.end, item, keep=True)
+            )
+        text = "\n".join(lines)
+        if len(text) > STEPS_MAX_CHARS:
+            return None
+        first_span = self._last_sentence(lead)
+        return Shown(first_span[0], self.structure[items[-1]].end, text)
+
+    def term_name(self, block: int) -> str:
+        """A term as a reader names it: its text, after its parent term's first word
+        ('set' and '-e' give 'set -e'; '-o option-name' and 'pipefail' give '-o pipefail')."""
+        term = self.structure[block]
+        name = self._read(term.start, term.end)
+        parent = self.structure.parent(block)
+        if parent >= 0 and self.structure.kind(parent) == Kind.TERM:
+            outer = self.text[self.structure[parent].start : self.structure[parent].end].split()
+            if outer and outer[0] != name.split()[0]:
+                name = f"{outer[0]} {name}"
+        return name
+
+    def heading_text(self, block: int) -> str:
+        heading = self.structure[block]
+        return _strip_heading(self._read(heading.start, heading.end))
+
+    # -- pieces ----------------------------------------------------------------------------
+
+    @cached_property
+    def _known(self) -> Known:
+        return known_in(self.text)
+
+    def _read(self, start: int, end: int) -> str:
+        return reflow(self.text[start:end], self._known)
+
+    def _row(self, block: int) -> str:
+        cells = _cells(self.text[self.structure[block].start : self.structure[block].end])
+        parent = self.structure.parent(block)
+        header: list[str] = []
+        if parent >= 0 and self.structure.kind(parent) == Kind.ROW:
+            head = self.structure[parent]
+            header = _cells(self.text[head.start : head.end])
+        cells = [reflow(c) for c in cells]
+        if not header or len(header) != len(cells) or len(cells) < 2:
+            return "; ".join(c for c in cells if c)
+        if len(cells) == 2 and header[1].lower() in _PLAIN_SECOND:
+            return f"{cells[0]}: {cells[1]}"
+        pairs = "; ".join(f"{h}: {c}" for h, c in zip(header[1:], cells[1:], strict=True) if c)
+        return f"{cells[0]} — {pairs}"
+
+    def _code(self, start: int, end: int) -> str:
+        line_start = self.text.rfind("\n", 0, start) + 1
+        lines = [
+            line for line in self.text[line_start:end].split("\n") if not _FENCE_LINE.match(line)
+        ]
+        indent = min((len(x) - len(x.lstrip()) for x in lines if x.strip()), default=0)
+        body = "\n".join(line[indent:].rstrip() for line in lines).strip("\n")
+        return f"```\n{body}\n```"
+
+    def _heading(self, unit: int) -> Shown:
+        """A heading reads as its section's first unit, after the heading's words."""
+        block = self.blocks[unit]
+        title = self.heading_text(block)
+        following = unit + 1
+        if following < len(self.blocks) and self.structure.parent(self.blocks[following]) == block:
+            shown = self.show(following)
+            if self.structure.kind(self.blocks[following]) != Kind.HEADING:
+                start = self.spans[unit][0]
+                return Shown(start, shown.end, f"{title}: {shown.text}")
+        start, end = self.spans[unit]
+        return Shown(start, end, title)
+
+    def _term(self, unit: int) -> Shown:
+        """A term reads with the first sentence of its description."""
+        block = self.blocks[unit]
+        name = self.term_name(block)
+        following = unit + 1
+        start, end = self.spans[unit]
+        if following < len(self.blocks):
+            below = self.blocks[following]
+            if self.structure.parent(below) == block and self.structure.kind(below) != Kind.TERM:
+                described = self.show(following)
+                return Shown(start, described.end, described.text)
+        return Shown(start, end, name)
+
+    def _item_text(self, start: int, end: int, block: int, keep: bool = False) -> str:
+        text = self._read(start, end)
+        if start == self.structure[block].start and not keep:
+            text = _BULLET.sub("", text)
+        elif keep:
+            text = _BULLET.sub("- ", text)
+        return text
+
+    def _lead_in(self, block: int) -> str:
+        parent = self.structure.parent(block)
+        leads = parent >= 0 and self.structure.kind(parent) in (Kind.PARAGRAPH, Kind.ITEM)
+        if not leads or not self._ends_colon(parent):
+            return ""
+        lead = self._read(*self._last_sentence(parent))
+        return _BULLET.sub("", lead) if self.structure.kind(parent) == Kind.ITEM else lead
+
+    def _ends_colon(self, block: int) -> bool:
+        end = self.structure[block].end
+        return self.text[end - 1 : end] == ":"
+
+    def _last_sentence(self, block: int) -> tuple[int, int]:
+        last = self._last_unit(block)
+        return self.spans[last] if last >= 0 else self.structure[block][1:3]
+
+    def _leads_to_list(self, block: int, end: int) -> bool:
+        return self._ends_colon(block) and end == self.structure[block].end
+
+    def _under(self, block: int, lead: int) -> bool:
+        """An item of the list that `lead` introduces, at any depth."""
+        if self.structure.kind(block) != Kind.ITEM:
+            return False
+        return lead in self.structure.ancestors(block)
+
+
+def _units(text: str, kind: Kind, start: int, end: int) -> list[tuple[int, int]]:
+    """The units of one block."""
+    if kind == Kind.FURNITURE:
+        return []
+    if kind in (Kind.PARAGRAPH, Kind.ITEM):
+        return block_sentences(text, start, end)
+    if kind == Kind.CODE:
+        return _statements(text, start, end)
+    if end - start > MAX_SENTENCE_CHARS:
+        return block_sentences(text, start, end)
+    return [(start, end)]
+
+
+def _statements(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """A code block's statements: each line with the comment lines just above it."""
+    spans: list[tuple[int, int]] = []
+    offset = start
+    begin = -1
+    for line in text[start:end].split("\n"):
+        line_start, line_end = offset, offset + len(line.rstrip())
+        offset += len(line) + 1
+        if not line.strip() or _FENCE_LINE.match(line):
+            begin = -1
+            continue
+        if begin < 0:
+            begin = line_start + len(line) - len(line.lstrip())
+        if _COMMENT.match(line):
+            continue
+        spans.append((begin, line_end))
+        begin = -1
+    return spans
+
+
+def _cells(row: str) -> list[str]:
+    row = row.strip()
+    if row.startswith("|"):
+        row = row[1:]
+    if row.endswith("|") and not row.endswith("\\|"):
+        row = row[:-1]
+    return [cell.strip().replace("\\|", "|") for cell in _CELL_SPLIT.split(row)]
+
+
+def _strip_heading(text: str) -> str:
+    bold = re.fullmatch(r"\*\*(.+?)\*\*:?", text)
+    if bold:
+        return bold.group(1)
+    return _HEADING_MARKS.sub("", text).strip()

@@ -1,0 +1,570 @@
+"""Line-shape analysis: a text's structure (pipeline/text/structure.py) read from its lines.
+
+One pass over the lines, each line looked at with the one after it:
+
+- Markdown: `#` headings and underlined ones, fenced code, `-`/`*`/`1.` items, pipe tables
+  (a `|---|` rule marks the row above it as the header).
+- Man pages and other hard-wrapped text: a term followed by an indented description is a
+  definition entry, whether the description starts on the term's line after a gap
+  (`-e      Exit immediately if ...`) or on the next, deeper line (`HISTSIZE` / `   The
+  number of ...`); its paragraphs are the blocks indented at least as deep as the
+  description, so `set`'s `-e` is a term inside `set`. ALL-CAPS lines at the margin are
+  section headings, short capitalised lines just inside it subsection headings.
+- Any text: a short line alone between blank lines, without closing punctuation and no
+  deeper than the text after it, is a heading, and so are centred lines (licence titles);
+  Emacs outline files (`-*- outline -*-` on the first line: GNU NEWS) use `*`, `**`.
+- With page starts (PDFs): the first or last line of a page is furniture when it carries
+  the page's number (`Chapter 4: Function reference 18`, `–2`) or repeats on most pages.
+
+Everything else is paragraphs: lines run on until a blank line, a line of another shape,
+or an indent that starts a new paragraph.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import Counter
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from pipeline.text.structure import Kind, Structure
+
+_FENCE = re.compile(r" *(`{3,}|~{3,})")
+_ATX = re.compile(r" {0,3}(#{1,6})(?:[ \t]|$)")
+_SETEXT = re.compile(r" {0,3}(?:={2,}|-{2,})[ \t]*$")
+_OUTLINE = re.compile(r"(\*{1,6}) \S")
+_TABLE_RULE = re.compile(r" *\|?(?:[ \t]*:?-{2,}:?[ \t]*\|)+(?:[ \t]*:?-{2,}:?[ \t]*)?$")
+# A list marker: a bullet, a number or letter with '.' or ')', or one in brackets; then space.
+_MARKER = re.compile(
+    r" *(?:[-*+•◦‣▪·]|\d{1,3}[.)]|[a-z][.)]|[A-Z]\)|\((?:\d{1,3}|[a-zA-Z]|[ivxlc]{1,5})\))"
+    r"(?: +|$)"
+)
+# '-' or '*' then a wide gap is a term ('-      Expands to the current option flags'), not a bullet.
+_TERM_MARKER = re.compile(r" *[-*+] {4,}")
+_NUMBERED = re.compile(r"(?:\d{1,3}|[A-Z])\.(?:\d{1,3}\.?)*\s+\S")
+# A term, then a gap of two or more spaces (or tabs), then its description.
+_INLINE_TERM = re.compile(r" *(\S+(?: \S+)*?)(?: {2,}|\t+)(?=\S)")
+# Terms that are plainly options, escapes or placeholders: '-e', '--login', '\j', '~.', '%%'.
+_OPTIONISH = re.compile(r"[-+\\~%$@\[]")
+_CAPS = re.compile(r"[A-Z][A-Z0-9 ,.'&/()\-]*[A-Z0-9)]")
+_CLOSING = frozenset(".,;:!?。！？、")
+_PAGE_NUMBER = re.compile(r"\W{0,3}(?:\d{1,4}|[ivxlc]{1,7})\W{0,3}")
+_HTML_BLOCK = re.compile(r" {0,3}<(?:/?[a-zA-Z][\w-]*(?:[\s/>]|$)|!--)")
+# A man page's first and last lines: 'BASH(1)   General Commands Manual   BASH(1)'.
+_MAN_TITLE = re.compile(r"\S.*\S {3,}\S.* {3,}[\w.-]+\(\w+\)")
+_EDGE_NUMBER = re.compile(r"^\W{0,3}(\d{1,4})\b|\b(\d{1,4})\W{0,3}$")
+
+HEADING_MAX_CHARS = 80
+"""Longest line a heading told by its shape alone may be (a title, not a sentence)."""
+HEADING_MAX_WORDS = 12
+CENTRED_INDENT = 10
+"""Least indent of a centred title line (licence titles sit 20-30 spaces in)."""
+TERM_MAX_CHARS = 40
+"""Longest term of an entry whose description starts on the same line."""
+
+
+class _Item(NamedTuple):
+    """An open list item: where its marker and text start, its block, its list's parent."""
+
+    indent: int
+    column: int
+    block: int
+    parent: int
+
+
+class _Term(NamedTuple):
+    """An open definition entry: its term's indent, its description's column, its block."""
+
+    indent: int
+    column: int
+    block: int
+
+
+class _Lines:
+    """The text's lines with their offsets and indents (-1 for a blank line)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lines = text.split("\n")
+        self.starts: list[int] = []
+        self.indents: list[int] = []
+        offset = 0
+        for line in self.lines:
+            self.starts.append(offset)
+            offset += len(line) + 1
+            rest = len(line.lstrip())
+            self.indents.append(len(line) - rest if rest else -1)
+        self.count = len(self.lines)
+
+    def blank(self, i: int) -> bool:
+        return i >= self.count or self.indents[i] < 0
+
+    def content(self, i: int) -> str:
+        return self.lines[i].strip()
+
+    def span(self, first: int, last: int) -> tuple[int, int]:
+        """Offsets of lines first..last, without surrounding whitespace."""
+        start = self.starts[first] + max(0, self.indents[first])
+        return start, self.starts[last] + len(self.lines[last].rstrip())
+
+
+def analyse(text: str, page_starts: Sequence[int] = ()) -> Structure:
+    """The structure of `text`; `page_starts` (PDFs) lets page furniture be recognised."""
+    lines = _Lines(text)
+    return _Analyser(lines, _furniture(lines, page_starts) | _man_title(lines)).run()
+
+
+class _Analyser:
+    """Walks the lines once, keeping what is open: headings, entries, a list."""
+
+    def __init__(self, lines: _Lines, furniture: set[int]) -> None:
+        self.l = lines
+        self.furniture = furniture
+        self.out = Structure()
+        self.outline = bool(lines.lines) and "-*- outline -*-" in lines.lines[0]
+        self.headings: list[tuple[int, int, int]] = []  # (level, block, indent)
+        self.terms: list[_Term] = []
+        self.items: list[_Item] = []
+        self.last = -1  # the last block added
+
+    def run(self) -> Structure:
+        i = 0
+        while i < self.l.count:
+            i = i + 1 if self.l.blank(i) else self._block(i)
+        return self.out
+
+    def _add(
+        self, kind: Kind, first: int, last: int, level: int, parent: int, start: int = -1
+    ) -> int:
+        begin, end = self.l.span(first, last)
+        self.last = self.out.add(kind, start if start >= 0 else begin, end, level, parent)
+        if kind != Kind.ITEM:
+            self.items.clear()
+        return self.last
+
+    def _context(self, indent: int) -> int:
+        """The entry or heading a block at `indent` belongs to; closes entries it is outside."""
+        while self.terms and self.terms[-1].column > indent:
+            self.terms.pop()
+        if self.terms:
+            return self.terms[-1].block
+        return self.headings[-1][1] if self.headings else -1
+
+    def _lead_in(self, context: int) -> int:
+        """The paragraph just before, if it ends with ':' and shares the context; else context."""
+        last = self.last
+        follows = last >= 0 and self.out.kind(last) in (Kind.PARAGRAPH, Kind.ITEM)
+        if (
+            follows
+            and self.out.parent(last) == context
+            and self.l.text[self.out[last].end - 1] == ":"
+        ):
+            return last
+        return context
+
+    # -- one block -------------------------------------------------------------------------
+
+    def _block(self, i: int) -> int:
+        """Read the block that starts at line i; returns the line after it."""
+        ln = self.l
+        line, indent = ln.lines[i], ln.indents[i]
+        if i in self.furniture:
+            self.last = self.out.add(Kind.FURNITURE, *ln.span(i, i), 0, -1)
+            return i + 1
+        fence = _FENCE.match(line)
+        if fence:
+            return self._code(i, fence.group(1))
+        if indent <= 3 and _HTML_BLOCK.match(line):
+            return self._markup(i)
+        atx = _ATX.match(line)
+        if atx:
+            return self._heading(i, i, len(atx.group(1)))
+        if self.outline and indent == 0 and _OUTLINE.match(line):
+            return self._heading(i, i, len(line) - len(line.lstrip("*")))
+        if self._table_starts(i):
+            return self._table(i)
+        marker = self._marker(i)
+        if marker and not self._numbered_heading(i) and not _TERM_MARKER.match(line):
+            return self._item(i)
+        if indent <= 3 and not ln.blank(i + 1) and _SETEXT.match(ln.lines[i + 1]):
+            self._heading(i, i, 1 if "=" in ln.lines[i + 1] else 2)
+            return i + 2
+        centred = self._centred_run(i)
+        if centred > i:
+            return self._heading(i, centred - 1, 1)
+        inline = self._inline_term(i)
+        if inline is not None:
+            return self._entry(i, i, *inline)
+        term_end = self._term_end(i)
+        if term_end >= 0:
+            if indent == 0 and _CAPS.fullmatch(ln.content(i)):
+                return self._heading(i, i, 1)
+            if indent <= 4 and self._subheading(i):
+                outer = [h for h in self.headings if h[2] < indent]
+                return self._heading(i, i, outer[-1][0] + 1 if outer else 2)
+            return self._entry(i, term_end, -1, ln.indents[term_end + 1])
+        if self._alone(i):
+            level = self._heading_level(i)
+            if level:
+                return self._heading(i, i, level)
+        return self._paragraph(i)
+
+    # -- headings --------------------------------------------------------------------------
+
+    def _heading(self, first: int, last: int, level: int) -> int:
+        while self.headings and self.headings[-1][0] >= level:
+            self.headings.pop()
+        parent = self.headings[-1][1] if self.headings else -1
+        self.terms.clear()
+        block = self._add(Kind.HEADING, first, last, level, parent)
+        self.headings.append((level, block, self.l.indents[first]))
+        return last + 1
+
+    def _alone(self, i: int) -> bool:
+        """Line i is a run of its own: a blank line (or the text's edge) above and below."""
+        above = i == 0 or self.l.blank(i - 1) or (i - 1) in self.furniture
+        return above and (self.l.blank(i + 1) or (i + 1) in self.furniture)
+
+    def _closes(self, i: int) -> bool:
+        """Line i ends with punctuation that closes a sentence or clause."""
+        content = self.l.content(i)
+        return content[-1] in _CLOSING and not content.endswith("...")
+
+    def _numbered_heading(self, i: int) -> bool:
+        """'0. Definitions.' alone, with no numbered item after it: a section title."""
+        if not (_NUMBERED.match(self.l.content(i)) and self._alone(i)):
+            return False
+        following = self._next_text(i)
+        if following >= 0 and _MARKER.match(self.l.lines[following]):
+            return False
+        return self._heading_level(i) > 0
+
+    def _heading_level(self, i: int) -> int:
+        """The level of a heading told by its shape, 0 if line i is not one.
+
+        Short, without closing punctuation (a numbered title may end in '.'), and no deeper
+        than the text after it unless centred.
+        """
+        ln = self.l
+        content = ln.content(i)
+        words = content.split()
+        if len(content) > HEADING_MAX_CHARS or len(words) > HEADING_MAX_WORDS:
+            return 0
+        numbered = _NUMBERED.match(content)
+        if self._closes(i) and not (numbered and content.endswith(".") and len(words) <= 8):
+            return 0
+        following = self._next_text(i)
+        if following < 0 or not any(ch.isalpha() for ch in content):
+            return 0
+        centred = ln.indents[i] >= CENTRED_INDENT and ln.indents[i] >= ln.indents[following] + 4
+        if ln.indents[i] > ln.indents[following] and not centred:
+            return 0
+        if numbered:
+            return 2 + words[0].strip(".").count(".")
+        return 1 if centred or _CAPS.fullmatch(content) else 2
+
+    def _centred_run(self, i: int) -> int:
+        """The line after a run of 2-3 centred title lines starting at i; i if there is none."""
+        ln = self.l
+        if i > 0 and not ln.blank(i - 1):
+            return i
+        j = i
+        while not ln.blank(j) and ln.indents[j] >= CENTRED_INDENT and len(ln.content(j)) <= 60:
+            j += 1
+        if j - i < 2 or j - i > 3 or not ln.blank(j):
+            return i
+        for other in (self._previous_text(i), self._next_text(j - 1)):
+            if other >= 0 and ln.indents[other] > ln.indents[i] - 4:
+                return i
+        return j
+
+    def _next_text(self, i: int) -> int:
+        j = i + 1
+        while j < self.l.count and (self.l.blank(j) or j in self.furniture):
+            j += 1
+        return j if j < self.l.count else -1
+
+    def _previous_text(self, i: int) -> int:
+        j = i - 1
+        while j >= 0 and (self.l.blank(j) or j in self.furniture):
+            j -= 1
+        return j
+
+    def _subheading(self, i: int) -> bool:
+        """A man page's subsection title: just inside the margin, a few capitalised words."""
+        content = self.l.content(i)
+        return (
+            bool(self.headings)
+            and self.l.indents[i] > 0
+            and content[:1].isupper()
+            and len(content.split()) <= 6
+            and not _OPTIONISH.match(content)
+        )
+
+    # -- entries ---------------------------------------------------------------------------
+
+    def _inline_term(self, i: int, strict: bool = False) -> tuple[int, int] | None:
+        """(term end column, description column) if line i is `term  description`.
+
+        The description goes on at its column on the next line; or the term is an option
+        (not when `strict`: inside a paragraph '~/.bash_login,  or' is prose); or a
+        neighbour is an entry of the same shape and column (a list of one-line entries).
+        A term as wide as the indent leaves one space before its description, at the
+        column the next line goes on at: `--help Display a usage message ...`.
+        """
+        ln = self.l
+        line = ln.lines[i]
+        following = -1 if ln.blank(i + 1) else ln.indents[i + 1]
+        if following > ln.indents[i] + 2 and following < len(line) and line[following - 1] == " ":
+            term = line[: following - 1].strip()
+            plain = line[following] != " " and "  " not in term and len(term) <= TERM_MAX_CHARS
+            if plain and _OPTIONISH.match(term):
+                return len(line[: following - 1].rstrip()), following
+        match = _INLINE_TERM.match(line)
+        if match is None or len(match.group(1)) > TERM_MAX_CHARS:
+            return None
+        term_end, column = match.end(1), match.end()
+        if following == column:
+            return term_end, column
+        optionish = _OPTIONISH.match(match.group(1)) is not None and len(match.group(1)) <= 24
+        if optionish and not strict:
+            return term_end, column
+        after_sentence = i > 0 and not ln.blank(i - 1) and self._closes(i - 1)
+        if strict and not optionish and not after_sentence:
+            return None
+        for other in (i - 1, i + 1):
+            if 0 <= other < ln.count and not ln.blank(other) and ln.indents[other] == ln.indents[i]:
+                twin = _INLINE_TERM.match(ln.lines[other])
+                if twin and twin.end() == column and len(twin.group(1)) <= TERM_MAX_CHARS:
+                    return term_end, column
+        return None
+
+    def _term_line(self, i: int) -> bool:
+        """Line i can be a term standing above its description: short, no closing comma or
+        full stop (an option may end in one: '~.')."""
+        content = self.l.content(i)
+        if len(content) > HEADING_MAX_CHARS:
+            return False
+        return not (content[-1] in ".,;:" and not _OPTIONISH.match(content))
+
+    def _term_end(self, i: int) -> int:
+        """The last line of a term starting at line i whose description follows on deeper
+        lines (up to three term lines starting with the same word: `set [-abe...]`); -1."""
+        ln = self.l
+        word = ln.content(i).split()[0]
+        j = i
+        while True:
+            if not self._term_line(j) or ln.blank(j + 1) or (j + 1) in self.furniture:
+                return -1
+            if ln.indents[j + 1] >= ln.indents[i] + 2:
+                return j
+            if ln.indents[j + 1] != ln.indents[i] or j - i >= 2:
+                return -1
+            next_word = ln.content(j + 1).split()[0]
+            same = next_word == word or (_OPTIONISH.match(word) and _OPTIONISH.match(next_word))
+            open_bracket = ln.content(j).count("[") > ln.content(j).count("]")
+            if not same and not open_bracket:
+                return -1
+            j += 1
+
+    def _entry(self, first: int, last: int, term_end: int, column: int) -> int:
+        """A term on lines first..last (inline: up to column `term_end` of line `last`, its
+        description going on from `column`); returns the line its description starts on."""
+        ln = self.l
+        indent = ln.indents[first]
+        while self.terms and (self.terms[-1].indent >= indent or self.terms[-1].column > indent):
+            self.terms.pop()
+        parent = self.terms[-1].block if self.terms else self._context(indent)
+        block = self._add(Kind.TERM, first, last, len(self.terms), parent)
+        if term_end >= 0:
+            self.out.set_end(block, ln.starts[last] + term_end)
+        self.terms.append(_Term(indent, column, block))
+        if term_end >= 0:
+            return self._paragraph(last, start_col=column)
+        return last + 1
+
+    # -- lists -----------------------------------------------------------------------------
+
+    def _item(self, i: int) -> int:
+        ln = self.l
+        indent = ln.indents[i]
+        marker = _MARKER.match(ln.lines[i])
+        assert marker is not None
+        column = marker.end() if marker.end() < len(ln.lines[i]) else indent + 2
+        items = self.items
+        while items and items[-1].indent > indent:
+            items.pop()  # a nested list ends
+        if items and items[-1].indent == indent:
+            parent = items.pop().parent  # the next item of the same list
+        elif items:
+            parent = items[-1].block  # a list nested in the item above
+        else:
+            parent = self._lead_in(self._context(indent))
+        level = len(items)
+        j = i + 1
+        while not ln.blank(j) and j not in self.furniture:
+            line = ln.lines[j]
+            if ln.indents[j] < indent or self._marker(j) or _ATX.match(line):
+                break
+            if _FENCE.match(line) or self._table_starts(j):
+                break
+            j += 1
+        kept = list(items)
+        block = self._add(Kind.ITEM, i, j - 1, level, parent)
+        self.items = [*kept, _Item(indent, column, block, parent)]
+        return j
+
+    def _marker(self, i: int) -> re.Match[str] | None:
+        """The list marker opening line i; a number right after a line that does not close
+        is a hard-wrapped sentence going on ('... under section' / '7.  This ...')."""
+        marker = _MARKER.match(self.l.lines[i])
+        if marker is None or not marker.group().strip()[0].isdigit() or i == 0:
+            return marker
+        if self.l.blank(i - 1) or (i - 1) in self.furniture:
+            return marker
+        previous = self.l.content(i - 1)
+        return marker if previous[-1] in _CLOSING or not previous[-1].isalnum() else None
+
+    # -- tables and code -------------------------------------------------------------------
+
+    def _table_starts(self, i: int) -> bool:
+        """Line i is a pipe row followed by another row or by the rule under a header."""
+        ln = self.l
+        line = ln.lines[i]
+        if "|" not in line or ln.blank(i + 1):
+            return False
+        following = ln.lines[i + 1]
+        if _TABLE_RULE.match(following):
+            return True
+        return line.lstrip().startswith("|") and following.lstrip().startswith("|")
+
+    def _table(self, i: int) -> int:
+        ln = self.l
+        context = self._lead_in(self._context(ln.indents[i]))
+        header = -1
+        j = i
+        while not ln.blank(j) and "|" in ln.lines[j] and j not in self.furniture:
+            if _TABLE_RULE.match(ln.lines[j]):
+                if header < 0 and j > i:
+                    header = self.last  # the row above the rule names the columns
+                    self.out.set_level(header, 1)
+            else:
+                self.last = self.out.add(
+                    Kind.ROW, *ln.span(j, j), 0, header if header >= 0 else context
+                )
+            j += 1
+        self.items.clear()
+        return j
+
+    def _markup(self, i: int) -> int:
+        """Raw HTML in Markdown, up to the next blank line: markup, not prose."""
+        j = i
+        while not self.l.blank(j):
+            j += 1
+        self._add(Kind.CODE, i, j - 1, 0, self._context(self.l.indents[i]))
+        return j
+
+    def _code(self, i: int, fence: str) -> int:
+        ln = self.l
+        context = self._context(ln.indents[i])
+        j = i + 1
+        while j < ln.count:
+            closing = _FENCE.match(ln.lines[j])
+            if (
+                closing
+                and closing.group(1).startswith(fence)
+                and not ln.lines[j][closing.end() :].strip()
+            ):
+                break
+            j += 1
+        last = min(j, ln.count - 1)
+        self._add(Kind.CODE, i, last, 0, context)
+        return last + 1
+
+    # -- paragraphs ------------------------------------------------------------------------
+
+    def _paragraph(self, i: int, start_col: int = -1) -> int:
+        """Lines from i on that run on as one paragraph (from column `start_col` of line i)."""
+        ln = self.l
+        first = start_col if start_col >= 0 else ln.indents[i]
+        items = list(self.items)
+        if items and start_col < 0 and first >= items[-1].column:
+            context = items[-1].block  # a further paragraph of a list item
+        else:
+            items = []
+            context = self._context(first)
+        j = i + 1
+        body = -1  # the indent of the lines after the first
+        while not ln.blank(j) and j not in self.furniture:
+            indent = ln.indents[j]
+            if self._interrupts(j, first):
+                break
+            if self.terms and indent < self.terms[-1].column:
+                break  # outside the entry whose description this is
+            if body < 0:
+                if indent >= first + 2 or (start_col >= 0 and indent < start_col - 1):
+                    break  # deeper text under the first line, or an outdent from a description
+            elif indent < body - 1 or (indent > body + 1 and self._closes(j - 1)):
+                break  # an outdent, or a first-line indent starting the next paragraph
+            if self._term_end(j) >= 0 and not self._closes(j) and len(ln.content(j)) < 60:
+                break  # line j is the term of an entry whose description follows
+            body = indent if body < 0 else body
+            j += 1
+        self._add(
+            Kind.PARAGRAPH, i, j - 1, 0, context, ln.starts[i] + start_col if start_col >= 0 else -1
+        )
+        self.items = items
+        return j
+
+    def _interrupts(self, j: int, indent: int) -> bool:
+        """Line j starts a block of another kind: a heading, fence, item, table or option."""
+        line = self.l.lines[j]
+        if _ATX.match(line) or _FENCE.match(line) or self._marker(j) or self._table_starts(j):
+            return True
+        if self.l.indents[j] > indent:
+            return False
+        return self._inline_term(j, strict=True) is not None
+
+
+def _furniture(lines: _Lines, page_starts: Sequence[int]) -> set[int]:
+    """Lines that are running headers, footers or page numbers (see the module docstring)."""
+    if len(page_starts) < 2:
+        return set()
+    edges: list[tuple[int, int]] = []  # (page index, line)
+    for page, start in enumerate(page_starts):
+        first = bisect.bisect_left(lines.starts, start)
+        end = page_starts[page + 1] if page + 1 < len(page_starts) else len(lines.text) + 1
+        last = bisect.bisect_left(lines.starts, end) - 1
+        top = next((k for k in range(first, last + 1) if not lines.blank(k)), -1)
+        bottom = next((k for k in range(last, first - 1, -1) if not lines.blank(k)), -1)
+        edges += [(page, line) for line in dict.fromkeys((top, bottom)) if line >= 0]
+    found = {line for _, line in edges if _PAGE_NUMBER.fullmatch(lines.content(line))}
+    # The page's own number at the line's edge, at one steady offset from the page's index.
+    offsets: Counter[int] = Counter()
+    numbered: list[tuple[int, int]] = []
+    for page, line in edges:
+        content = lines.content(line)
+        match = _EDGE_NUMBER.search(content)
+        if match and len(content) <= HEADING_MAX_CHARS:
+            offset = int(match.group(1) or match.group(2)) - page
+            offsets[offset] += 1
+            numbered.append((offset, line))
+    found.update(line for offset, line in numbered if offsets[offset] >= 2)
+    # Lines repeated at the edge of at least half the pages (digits aside).
+    shapes = Counter(re.sub(r"\d+", "#", lines.content(line)) for _, line in edges)
+    least = max(3, len(page_starts) // 2)
+    found.update(
+        line for _, line in edges if shapes[re.sub(r"\d+", "#", lines.content(line))] >= least
+    )
+    return found
+
+
+def _man_title(lines: _Lines) -> set[int]:
+    """A rendered man page's header and footer lines (its name and section at the edge)."""
+    text_lines = [i for i in (0, 1, lines.count - 2, lines.count - 1) if 0 <= i < lines.count]
+    found = set()
+    for i in text_lines:
+        if not lines.blank(i) and _MAN_TITLE.fullmatch(lines.content(i)):
+            found.add(i)
+    return found

@@ -1,0 +1,46 @@
+"""Reading hard-wrapped text as prose: lines joined, end-of-line hyphens undone, spacing single.
+
+Display only: citations keep the exact source span, and what is shown is rebuilt from it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+# groff hyphenates with U+2010 and only at line ends; U+00AD is a soft hyphen by definition.
+_SOFT_BREAK = re.compile(r"(?<=\w)[\u2010\u00ad]\n[ \t>]*(?=\w)")
+# An ASCII hyphen at a line end between letters: a hyphenated word ('iden-' / 'tifier') or a
+# compound broken at its hyphen ('non-' / 'zero').
+_HARD_BREAK = re.compile(r"(\w+)-\n[ \t>]*([a-z]\w*)")
+_NEWLINE = re.compile(r"[ \t]*\n[ \t]*(?:>[ \t]?)?")
+_SPACES = re.compile(r"[ \t\u00a0]{2,}")
+
+Known = Callable[[str], bool]
+"""Whether a word occurs in the document: decides 'manip-' / 'ulation' -> 'manipulation'."""
+
+
+def reflow(text: str, known: Known | None = None) -> str:
+    """`text` as one line of prose: 'com‐\\n   mands' -> 'commands', 'a\\n   b' -> 'a b'.
+
+    A line-end ASCII hyphen is dropped unless the document writes the hyphenated form
+    and not the joined one ('non-zero' stays when 'nonzero' is nowhere in the text).
+    """
+    text = _SOFT_BREAK.sub("", text)
+    if "-\n" in text:
+        text = _HARD_BREAK.sub(lambda m: _join(m, known), text)
+    text = _NEWLINE.sub(" ", text)
+    return _SPACES.sub(" ", text).strip()
+
+
+def _join(match: re.Match[str], known: Known | None) -> str:
+    head, tail = match.group(1), match.group(2)
+    joined, hyphenated = head + tail, f"{head}-{tail}"
+    if known is not None and not known(joined) and known(hyphenated):
+        return hyphenated
+    return joined
+
+
+def known_in(text: str) -> Known:
+    """A `Known` that looks words up in `text` (a substring test: a few per answer)."""
+    return lambda word: word in text

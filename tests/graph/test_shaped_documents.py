@@ -1,0 +1,66 @@
+"""Answers on documents of real shapes: whole units, shown clean, cited exactly."""
+
+from __future__ import annotations
+
+from pipeline import AskResult, ask
+from tests.support.shaped import LICENCE, MAN_PAGE, REPORT
+
+
+def _ask(text: str, question: str) -> AskResult:
+    result = ask({"id": "doc", "text": text}, question)
+    assert result.citations
+    for citation in result.citations:
+        assert text[citation.start : citation.end] == citation.quote  # still exact spans
+    return result
+
+
+def test_a_table_row_is_shown_with_its_column_headers() -> None:
+    result = _ask(REPORT, "What was the order backlog at year end in 2024?")
+    assert result.answer.startswith("Order backlog at year end — 2024: 6,240; 2023: 5,422")
+    assert "|" not in result.answer
+
+
+def test_a_question_that_asks_how_gets_the_steps_under_the_lead_in() -> None:
+    result = _ask(REPORT, "How do I restore factory settings?")
+    assert result.answer.splitlines() == [
+        "To restore factory settings:",
+        "1. Unplug the unit.",
+        "2. Hold the reset button for ten seconds.",
+        "3. Plug the unit back in.",
+    ]
+
+
+def test_a_bullet_is_shown_alone_without_its_marker() -> None:
+    result = _ask(REPORT, "What is the default web interface port?")
+    assert result.answer.startswith("Default web interface port: 8088")
+    assert "The web interface listens" not in result.answer.split("8088")[0]
+
+
+def test_a_sentence_the_text_repeats_is_shown_once() -> None:
+    result = _ask(REPORT, "How did revenue grow?")
+    assert result.answer.count("Revenue grew in every region.") == 1
+
+
+def test_a_man_page_option_is_answered_with_its_term_and_reflowed() -> None:
+    result = _ask(MAN_PAGE, "What does the -e option do?")
+    assert result.answer.startswith(
+        "-e: Exit immediately if a pipeline returns a non-zero status. The shell does not"
+        " exit if the command that fails is part of a command list."
+    )
+
+
+def test_an_entry_whose_term_stands_on_its_own_line_reads_with_its_term() -> None:
+    result = _ask(MAN_PAGE, "How many commands are remembered in the history by default?")
+    assert result.answer.startswith(
+        "HISTSIZE: The number of commands to remember in the command history."
+        " The default value is 500."
+    )
+
+
+def test_a_hard_wrapped_licence_sentence_is_whole_and_on_one_line() -> None:
+    result = _ask(LICENCE, "What must each copy carry when I convey verbatim copies?")
+    first = result.answer.split(" You may convey a work")[0]
+    assert first.startswith("You may convey verbatim copies of the Program's source code as you")
+    assert first.endswith("give all recipients a copy of this License along with the Program.")
+    assert "\n" not in result.answer
+    assert "  " not in result.answer

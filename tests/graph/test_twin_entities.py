@@ -1,0 +1,147 @@
+"""Documents stating the same fact for several named things: answers are about the one asked."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline import Settings, ask
+from pipeline.prompts import NOT_FOUND
+from tests.support.fakes import FakeChatModel
+
+WAREHOUSES = "# Warehouse register\n\n" + "\n\n".join(
+    f"The access code for the {name} warehouse is {code}. It opened in {year} and is "
+    f"managed by {manager}."
+    for name, code, year, manager in [
+        ("Ashford", "4290-88", 1998, "Tom Becker"),
+        ("Lakeside", "7315-02", 2006, "Ana Ruiz"),
+        ("Millbrook", "5561-47", 2011, "Lars Holm"),
+    ]
+)
+
+WAREHOUSES_JA = """倉庫の一覧
+
+山下倉庫の入館コードは4290-88です。山下倉庫は1998年に開設されました。
+
+川村倉庫の入館コードは7315-02です。川村倉庫は2006年に開設されました。
+
+森本倉庫の入館コードは5561-47です。森本倉庫は2011年に開設されました。
+"""
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the access code for the Riverside warehouse?",
+        "When did the Riverside warehouse open?",
+        "Who manages the Stonegate warehouse?",
+    ],
+)
+def test_question_about_an_entity_the_document_never_names_gets_not_found(question: str) -> None:
+    result = ask(WAREHOUSES, question)
+    assert result.answer == NOT_FOUND["en"]
+    assert result.citations == []
+
+
+@pytest.mark.parametrize(
+    ("question", "fact", "others"),
+    [
+        ("What is the access code for the Lakeside warehouse?", "7315-02", ["4290-88", "5561-47"]),
+        ("What is the access code for the Millbrook warehouse?", "5561-47", ["4290-88", "7315-02"]),
+        ("When did the Ashford warehouse open?", "1998", ["2006", "2011"]),
+        ("Who manages the Lakeside warehouse?", "Ana Ruiz", ["Tom Becker", "Lars Holm"]),
+        # Typed without capitals: the document writes "Millbrook" as a name.
+        ("who manages the millbrook warehouse?", "Lars Holm", ["Tom Becker", "Ana Ruiz"]),
+    ],
+)
+def test_question_about_a_named_entity_gets_its_own_fact_not_a_twins(
+    question: str, fact: str, others: list[str]
+) -> None:
+    result = ask(WAREHOUSES, question)
+    assert fact in result.answer
+    assert not any(other in result.answer for other in others)
+    assert result.missing_terms == []
+
+
+def test_japanese_question_about_an_absent_entity_gets_the_japanese_not_found() -> None:
+    result = ask(WAREHOUSES_JA, "芦田倉庫の入館コードは何ですか？")
+    assert result.answer == NOT_FOUND["ja"]
+    assert result.citations == []
+
+
+@pytest.mark.parametrize(
+    ("question", "fact"),
+    [
+        ("川村倉庫の入館コードは何ですか？", "7315-02"),
+        ("森本倉庫は何年に開設されましたか？", "2011年"),
+    ],
+)
+def test_japanese_question_about_a_named_entity_gets_its_own_fact(question: str, fact: str) -> None:
+    result = ask(WAREHOUSES_JA, question)
+    assert result.answer.startswith(
+        next(line for line in WAREHOUSES_JA.splitlines() if fact in line)[:4]
+    )
+    assert fact in result.answer
+
+
+def test_answer_found_only_under_a_near_spelling_carries_a_caution() -> None:
+    result = ask(WAREHOUSES, "When did the Ashfort warehouse open?")
+    assert "1998" in result.answer
+    assert result.missing_terms == ["Ashfort"]
+
+
+def test_number_the_document_never_states_gets_not_found() -> None:
+    result = ask(WAREHOUSES, "Which warehouse opened in 2003?")
+    assert result.answer == NOT_FOUND["en"]
+
+
+def test_traditional_chinese_question_gets_the_traditional_not_found_text() -> None:
+    result = ask("山下倉庫於1998年開設。", "這個城市的人口是多少？")
+    assert result.answer == NOT_FOUND["zh-Hant"]
+    simplified = ask("山下仓库于1998年开设。", "这个城市的人口是多少？")
+    assert simplified.answer == NOT_FOUND["zh"]
+
+
+def test_traditional_question_finds_its_answer_in_a_simplified_document() -> None:
+    result = ask("山下仓库于1998年开设。它的入馆密码是4290。", "山下倉庫的入館密碼是什麼？")
+    assert "4290" in result.answer
+
+
+def test_full_width_digits_in_the_question_find_the_number() -> None:
+    result = ask(WAREHOUSES_JA, "２００６年に開設された倉庫はどこですか？")
+    assert "川村倉庫" in result.answer
+
+
+# ---- the LLM path: the map prompt tells the model to skip other entities
+
+
+def _twin_chunks_settings() -> Settings:
+    # Small chunks, so each is read on its own and holds one or two warehouses.
+    return Settings(chunk_size=50, chunk_overlap=0)
+
+
+def test_model_path_absent_entity_gets_not_found_without_an_answer_call() -> None:
+    model = FakeChatModel()
+    result = ask(
+        WAREHOUSES,
+        "What is the access code for the Riverside warehouse?",
+        model=model,
+        settings=_twin_chunks_settings(),
+    )
+    assert result.coverage.chunks >= 3
+    assert result.answer == NOT_FOUND["en"]
+    assert result.citations == []
+    assert "reduce" not in result.usage.by_node
+
+
+def test_model_path_present_entity_cites_only_its_own_chunk() -> None:
+    model = FakeChatModel()
+    result = ask(
+        WAREHOUSES,
+        "What is the access code for the Lakeside warehouse?",
+        model=model,
+        settings=_twin_chunks_settings(),
+    )
+    assert "7315-02" in result.answer
+    assert "4290-88" not in result.answer
+    assert "5561-47" not in result.answer
+    assert all("Lakeside" in c.quote for c in result.citations)

@@ -1,0 +1,94 @@
+"""A text's structure read from its lines, and hard-wrapped text read as prose."""
+
+from __future__ import annotations
+
+from pipeline.text.layout import analyse
+from pipeline.text.reflow import known_in, reflow
+from pipeline.text.structure import Kind, Structure
+from tests.support.shaped import LICENCE, MAN_PAGE, REPORT
+
+
+def _blocks(text: str, structure: Structure) -> list[tuple[str, str]]:
+    return [(b.kind.name, " ".join(text[b.start : b.end].split())) for b in structure]
+
+
+def _find(text: str, structure: Structure, kind: Kind, starts: str) -> int:
+    for index, block in enumerate(structure):
+        if block.kind == kind and text[block.start : block.end].startswith(starts):
+            return index
+    raise AssertionError(f"no {kind.name} starting {starts!r} in {_blocks(text, structure)}")
+
+
+def test_man_page_options_are_terms_with_their_descriptions_under_their_section() -> None:
+    s = analyse(MAN_PAGE)
+    options = _find(MAN_PAGE, s, Kind.HEADING, "OPTIONS")
+    e = _find(MAN_PAGE, s, Kind.TERM, "-e")
+    description = _find(MAN_PAGE, s, Kind.PARAGRAPH, "Exit  immediately")
+    assert s.parent(e) == options
+    assert s.parent(description) == e
+    # The description runs on over its wrapped lines, up to the next option.
+    assert MAN_PAGE[s[description].start : s[description].end].endswith("mand list.")
+    histsize = _find(MAN_PAGE, s, Kind.TERM, "HISTSIZE")
+    assert s.parent(_find(MAN_PAGE, s, Kind.PARAGRAPH, "The  number")) == histsize
+    assert s.heading_path(histsize) == [_find(MAN_PAGE, s, Kind.HEADING, "ENVIRONMENT")]
+
+
+def test_man_page_title_lines_are_furniture_and_subsections_nest() -> None:
+    s = analyse(MAN_PAGE)
+    furniture = [MAN_PAGE[b.start : b.end] for b in s if b.kind == Kind.FURNITURE]
+    assert [f.split()[0] for f in furniture] == ["DEMO(1)", "DEMO"]
+    reading = _find(MAN_PAGE, s, Kind.HEADING, "Reading input")
+    assert s.parent(reading) == _find(MAN_PAGE, s, Kind.HEADING, "OPTIONS")
+    read = _find(MAN_PAGE, s, Kind.TERM, "read [-e] name")
+    assert s.section(read) == reading
+
+
+def test_licence_titles_are_headings_and_wrapped_paragraphs_are_one_block() -> None:
+    s = analyse(LICENCE)
+    kinds = _blocks(LICENCE, s)
+    assert kinds[0] == ("HEADING", "THE DEMO PUBLIC LICENSE Version 1, June 2024")
+    assert ("HEADING", "1. Conveying Copies.") in kinds
+    paragraph = _find(LICENCE, s, Kind.PARAGRAPH, "You may convey verbatim")
+    assert LICENCE[s[paragraph].start : s[paragraph].end].endswith("Program.")
+    assert s.parent(paragraph) == _find(LICENCE, s, Kind.HEADING, "1. Conveying")
+
+
+def test_markdown_table_rows_point_at_their_header_row() -> None:
+    s = analyse(REPORT)
+    header = _find(REPORT, s, Kind.ROW, "| Metric")
+    backlog = _find(REPORT, s, Kind.ROW, "| Order backlog")
+    assert s[header].level == 1
+    assert s.parent(backlog) == header
+    assert not any("---" in REPORT[b.start : b.end] for b in s if b.kind == Kind.ROW)
+    assert s.heading_path(backlog) == [0, _find(REPORT, s, Kind.HEADING, "## Results")]
+
+
+def test_list_items_point_at_their_lead_in() -> None:
+    s = analyse(REPORT)
+    lead = _find(REPORT, s, Kind.PARAGRAPH, "To restore factory settings:")
+    steps = [i for i, b in enumerate(s) if b.kind == Kind.ITEM and s.parent(i) == lead]
+    assert [REPORT[s[i].start : s[i].end][:2] for i in steps] == ["1.", "2.", "3."]
+    bullet = _find(REPORT, s, Kind.ITEM, "- Default web")
+    # A paragraph that does not end in ':' leads into nothing: the list is the section's.
+    assert s.parent(bullet) == _find(REPORT, s, Kind.HEADING, "## Support")
+
+
+def test_pdf_running_headers_and_page_numbers_are_furniture() -> None:
+    pages = [
+        f"Demo Manual\n\nPage {n} says the sensor reads {n * 10} lux.\nIt goes on.\n\n{n}\n"
+        for n in range(1, 5)
+    ]
+    text = "".join(pages)
+    starts = [sum(len(p) for p in pages[:n]) for n in range(len(pages))]
+    s = analyse(text, starts)
+    furniture = {text[b.start : b.end] for b in s if b.kind == Kind.FURNITURE}
+    assert furniture == {"Demo Manual", "1", "2", "3", "4"}
+    assert not any(b.kind == Kind.FURNITURE for b in analyse(text))  # no pages, no furniture
+
+
+def test_reflow_joins_wrapped_lines_and_undoes_line_end_hyphens() -> None:
+    assert reflow("By  default,  the\n       number  of  com\u2010\n   mands") == (
+        "By default, the number of commands"
+    )
+    text = "a non-zero exit and an identifier"
+    assert reflow("a non-\n  zero exit and an iden-\n  tifier", known_in(text)) == text
