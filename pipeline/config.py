@@ -225,7 +225,23 @@ class Settings(BaseSettings):
     checkpoint_url: str | None = setting(
         None,
         description="postgresql://... or dynamodb://TABLE?region=... keeps chat threads in "
-        "PostgreSQL or DynamoDB; unset: SQLite in data_dir.",
+        "PostgreSQL or DynamoDB (the chunk cache: PostgreSQL only); unset: SQLite in data_dir.",
+    )
+    cache: Literal["on", "off"] = setting(
+        "on",
+        description="Chunk-result cache: `on` reuses a chunk's reading when its text, task, "
+        "model, prompts and output settings all match; `off` reads every chunk afresh.",
+    )
+    cache_max_mb: float = setting(
+        1024.0,
+        gt=0,
+        description="Largest size of the chunk cache, in megabytes; least recently used "
+        "readings are dropped past it.",
+    )
+    ray_address: str = setting(
+        "",
+        description="Ray cluster for `summarize --executor ray` (host:port or auto); empty: "
+        "start a local Ray instance.",
     )
     memory_trigger: Literal["tokens", "messages"] = setting(
         "tokens", description="What folds chat history into the summary: a token or message count."

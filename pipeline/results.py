@@ -51,6 +51,17 @@ class NodeUsage(BaseModel):
     calls: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
+    cached_reads: int = Field(0, description="Chunk readings served from the chunk cache.")
+    cached_tokens: int = Field(0, description="Tokens those readings cost when first made.")
+
+    def add(self, record: CallUsage) -> None:
+        if record.cached:
+            self.cached_reads += 1
+            self.cached_tokens += record.input_tokens + record.output_tokens
+        else:
+            self.calls += 1
+            self.input_tokens += record.input_tokens
+            self.output_tokens += record.output_tokens
 
 
 class ModelUsage(BaseModel):
@@ -65,12 +76,13 @@ class ModelUsage(BaseModel):
     waited_s: float = Field(0.0, description="Seconds calls spent waiting, summed.")
 
 
-class Usage(BaseModel):
-    """Summed usage of every model call in a run, in total, per node and per model."""
+class Usage(NodeUsage):
+    """Summed usage of every model call in a run, in total, per node and per model.
 
-    calls: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
+    Readings served from the chunk cache count in `cached_reads` (and the tokens they
+    saved in `cached_tokens`), never in `calls`: no model was asked.
+    """
+
     by_node: dict[str, NodeUsage] = Field(default_factory=dict)
     by_model: dict[str, ModelUsage] = Field(default_factory=dict)
 
@@ -86,11 +98,8 @@ class Usage(BaseModel):
                 model.waits += record.waits
                 model.waited_s = round(model.waited_s + record.waited_s, 3)
                 continue
-            node = usage.by_node.setdefault(record.node, NodeUsage())
-            for bucket in (usage, node):
-                bucket.calls += 1
-                bucket.input_tokens += record.input_tokens
-                bucket.output_tokens += record.output_tokens
+            usage.add(record)
+            usage.by_node.setdefault(record.node, NodeUsage()).add(record)
         return usage
 
 

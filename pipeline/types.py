@@ -82,6 +82,8 @@ class ChunkTask(TypedDict):
     question: str
     task: Task
     instructions: str
+    words: int
+    """The summary length asked for in this request; 0 when the settings' default applies."""
     total: int
     run: str
     hints: dict[str, Any]
@@ -151,11 +153,16 @@ class Draft(BaseModel):
 
 
 class CallUsage(BaseModel):
-    """Tokens of one model call, tagged with the node that made it."""
+    """Tokens of one model call, tagged with the node that made it.
+
+    `cached` marks a chunk reading served from the chunk cache instead: no call was made,
+    and the tokens are what the reading cost when it was first made.
+    """
 
     node: str
     input_tokens: int = 0
     output_tokens: int = 0
+    cached: bool = False
 
 
 class LimitUsage(BaseModel):

@@ -46,8 +46,14 @@ def model() -> FakeChatModel:
 
 @pytest.fixture
 def settings() -> Settings:
-    """Small chunks and instant retries, so tests fan out widely and run fast."""
-    return Settings(chunk_size=100, chunk_overlap=0, retry_initial_s=0.0, max_concurrency=4)
+    """Small chunks and instant retries, so tests fan out widely and run fast.
+
+    The chunk cache is off, so a test counts the reads it causes (tests/graph/test_cache.py
+    turns it on); sample texts repeat filler paragraphs that would be read once.
+    """
+    return Settings(
+        chunk_size=100, chunk_overlap=0, retry_initial_s=0.0, max_concurrency=4, cache="off"
+    )
 
 
 @pytest.fixture

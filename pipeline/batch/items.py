@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Literal
 
 from pipeline.results import Usage
@@ -11,14 +10,17 @@ from pipeline.results import Usage
 Format = Literal["md", "json"]
 Status = Literal["done", "skipped", "failed"]
 """`skipped`: the output was already up to date (shown as "up to date")."""
+Executor = Literal["local", "ray"]
 
 
 @dataclass(frozen=True)
 class BatchItem:
-    """One source file and where its summary goes."""
+    """One source file and where its summary goes: local paths, or URLs (s3://...)."""
 
-    source: Path
-    output: Path
+    source: str
+    output: str
+    renamed_from: str | None = None
+    """The summary's earlier location, when this run moved it to `output` (set by run_batch)."""
 
 
 @dataclass(frozen=True)
@@ -26,20 +28,20 @@ class Plan:
     """A batch's items, and the files of its folders that longdoc does not read."""
 
     items: list[BatchItem]
-    ignored: list[Path] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
 
 
 @dataclass
 class FileOutcome:
     """What happened to one file in a batch run."""
 
-    source: Path
-    output: Path
+    source: str
+    output: str
     status: Status
     error: str | None = None
     usage: Usage = field(default_factory=Usage)
     seconds: float = 0.0
-    renamed_from: Path | None = None
+    renamed_from: str | None = None
     """The summary's earlier path, when a rerun moved it to its current name."""
 
 
@@ -52,3 +54,8 @@ class BatchOptions:
     words: int | None = None
     force: bool = False
     concurrency: int = 2
+    """Files in flight at once: in this process (local), or in each Ray worker."""
+    executor: Executor = "local"
+    ray_address: str = ""
+    """The Ray cluster to run on (executor="ray"); empty: Settings.ray_address, else a new
+    local Ray instance."""

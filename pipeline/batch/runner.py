@@ -3,36 +3,20 @@
 from __future__ import annotations
 
 import asyncio
-import os
-import time
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any
+import dataclasses
 
 from langchain_core.language_models import BaseChatModel
 
+from pipeline.batch import storage
 from pipeline.batch.items import BatchItem, BatchOptions, FileOutcome
-from pipeline.batch.outputs import (
-    Manifest,
-    earlier_names,
-    fingerprint,
-    is_current,
-    remove_stale_temps,
-    render,
-    write_atomically,
-)
+from pipeline.batch.one_file import EventSink, summarize_file
+from pipeline.batch.outputs import Manifest, earlier_names, fingerprint, is_current
 from pipeline.config import Settings
-from pipeline.documents import DocumentBytes, aload_documents
-from pipeline.errors import LongdocError
-from pipeline.results import SummaryResult
-from pipeline.service import stream_summarize
-
-EventSink = Callable[[dict[str, Any]], None]
 
 
 def preview(
-    items: list[BatchItem], out_dir: Path, settings: Settings, options: BatchOptions
-) -> list[tuple[BatchItem, bool, Path | None]]:
+    items: list[BatchItem], out_dir: str, settings: Settings, options: BatchOptions
+) -> list[tuple[BatchItem, bool, str | None]]:
     """Each item, whether its output is already current, and the earlier name a run would
     move it from (what a dry run shows)."""
     earlier = earlier_names(items, out_dir, options.fmt)
@@ -40,7 +24,8 @@ def preview(
     for item in items:
         existing = earlier.get(item, item.output)
         try:
-            current = is_current(existing, fingerprint(item.source.read_bytes(), settings, options))
+            raw = storage.read_bytes(item.source)
+            current = is_current(existing, fingerprint(raw, settings, options))
         except OSError:
             current = False
         result.append((item, current and not options.force, earlier.get(item)))
@@ -49,74 +34,57 @@ def preview(
 
 async def run_batch(
     items: list[BatchItem],
-    out_dir: Path,
+    out_dir: str,
     options: BatchOptions,
     *,
     settings: Settings,
     model: BaseChatModel | None = None,
     on_event: EventSink | None = None,
 ) -> list[FileOutcome]:
-    """Summarize every item, `options.concurrency` files at a time; failures don't stop it."""
-    remove_stale_temps(out_dir)
+    """Summarize every item; failures don't stop it. Outcomes come back in item order.
+
+    `options.executor` says where: "local" runs `options.concurrency` files at a time in
+    this process, "ray" spreads them over a Ray cluster (pipeline/batch/ray_executor.py).
+    Either way summaries found under an earlier name are moved first, each output is
+    written whole with its stamp, current outputs are skipped and every file gets a
+    manifest line.
+    """
+    storage.remove_stale_temps(out_dir)
     manifest = Manifest(out_dir)
-    # Moved one by one before any file runs, so no move races a summary being written.
+    items = _move_earlier_outputs(items, out_dir, options)
+    emit = on_event or (lambda event: None)
+    try:
+        if options.executor == "ray":
+            from pipeline.batch.ray_executor import run_on_ray
+
+            return await run_on_ray(items, options, settings, model, manifest, emit)
+        slots = asyncio.Semaphore(options.concurrency)
+
+        async def one(item: BatchItem) -> FileOutcome:
+            async with slots:
+                outcome, stamp = await summarize_file(item, options, settings, model, emit)
+                manifest.record(outcome, stamp)
+                emit({"event": "file_done", "source": item.source, "outcome": outcome})
+                return outcome
+
+        return list(await asyncio.gather(*(one(item) for item in items)))
+    finally:
+        manifest.close()
+
+
+def _move_earlier_outputs(
+    items: list[BatchItem], out_dir: str, options: BatchOptions
+) -> list[BatchItem]:
+    """Move each summary found under an earlier name to its item's output; the items, each
+    knowing what it was moved from (for its outcome and manifest line, on any executor).
+
+    Moved one by one in the driver before any file runs, so no move races a summary being
+    written.
+    """
     renamed = earlier_names(items, out_dir, options.fmt)
     for item, earlier in renamed.items():
-        item.output.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(earlier, item.output)
-    slots = asyncio.Semaphore(options.concurrency)
-    emit = on_event or (lambda event: None)
-
-    async def one(item: BatchItem) -> FileOutcome:
-        async with slots:
-            return await _summarize_one(
-                item, options, settings, model, manifest, emit, renamed.get(item)
-            )
-
-    return list(await asyncio.gather(*(one(item) for item in items)))
-
-
-async def _summarize_one(
-    item: BatchItem,
-    options: BatchOptions,
-    settings: Settings,
-    model: BaseChatModel | None,
-    manifest: Manifest,
-    emit: EventSink,
-    renamed_from: Path | None,
-) -> FileOutcome:
-    started = time.monotonic()
-    stamp: dict[str, str] | None = None
-    emit({"event": "file_start", "source": item.source})
-    try:
-        raw = item.source.read_bytes()
-        stamp = fingerprint(raw, settings, options)
-        if not options.force and is_current(item.output, stamp):
-            outcome = FileOutcome(item.source, item.output, "skipped")
-        else:
-            # The bytes already read for the stamp, so each file is read once.
-            # Loaded here, not by the stream, so Ctrl-C also stops a parse in progress.
-            (document,) = await aload_documents(DocumentBytes(item.source.name, raw), settings)
-            result: SummaryResult | None = None
-            async for event in stream_summarize(
-                document,
-                model=model,
-                settings=settings,
-                instructions=options.instructions,
-                words=options.words,
-            ):
-                if isinstance(event, SummaryResult):
-                    result = event
-                else:
-                    emit({**event, "source": item.source})
-            assert result is not None
-            write_atomically(item.output, render(result, item, stamp, options.fmt))
-            outcome = FileOutcome(item.source, item.output, "done", usage=result.usage)
-    except (LongdocError, OSError) as exc:
-        message = exc.message if isinstance(exc, LongdocError) else f"{type(exc).__name__}: {exc}"
-        outcome = FileOutcome(item.source, item.output, "failed", error=message)
-    outcome.seconds = time.monotonic() - started
-    outcome.renamed_from = renamed_from
-    manifest.record(outcome, stamp)
-    emit({"event": "file_done", "source": item.source, "outcome": outcome})
-    return outcome
+        storage.move(earlier, item.output)
+    return [
+        dataclasses.replace(item, renamed_from=renamed[item]) if item in renamed else item
+        for item in items
+    ]

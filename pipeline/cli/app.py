@@ -18,9 +18,11 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from pipeline.batch.items import BatchOptions, Format
+from pipeline.batch.items import BatchOptions, Executor, Format
 from pipeline.batch.plan import plan
 from pipeline.batch.runner import preview, run_batch
+from pipeline.batch.storage import name
+from pipeline.cli.cache import cache_app
 from pipeline.cli.chat import chat_command
 from pipeline.cli.display import LABELS, LiveDisplay, PlainDisplay, summary_table
 from pipeline.cli.errors import EXIT_ERROR, EXIT_INTERRUPTED, print_error
@@ -116,9 +118,11 @@ def summarize_command(
         typer.Argument(help="Files, folders (recursive) or glob patterns.", metavar="PATH..."),
     ],
     out_dir: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
-            "--out", metavar="DIR", help="Write one summary per file here (needed for several)."
+            "--out",
+            metavar="DIR",
+            help="Write one summary per file here, a folder or URL (needed for several).",
         ),
     ] = None,
     words: Annotated[
@@ -134,8 +138,22 @@ def summarize_command(
         Format, typer.Option("--format", metavar="md|json", help="Output format.")
     ] = "md",
     concurrency: Annotated[
-        int, typer.Option(min=1, metavar="N", help="Files in flight at once.")
+        int, typer.Option(min=1, metavar="N", help="Files in flight at once (per worker with ray).")
     ] = 2,
+    executor: Annotated[
+        Executor,
+        typer.Option(
+            metavar="local|ray", help="Where files are summarized: local (this process) or ray."
+        ),
+    ] = "local",
+    ray_address: Annotated[
+        str | None,
+        typer.Option(
+            metavar="HOST:PORT",
+            help="Ray cluster (host:port, auto); default LONGDOC_RAY_ADDRESS, else a "
+            "new local Ray instance.",
+        ),
+    ] = None,
     force: Annotated[
         bool, typer.Option("--force", help="Redo files whose summary is up to date.")
     ] = False,
@@ -146,6 +164,8 @@ def summarize_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Summarize documents, citing the sentences used; with --out, a whole folder of them."""
+    if out_dir is None and (executor != "local" or ray_address is not None):
+        raise typer.BadParameter("--executor and --ray-address need --out DIR", param_hint="--out")
     if out_dir is None:
         single = len(paths) == 1 and not glob.has_magic(paths[0]) and not Path(paths[0]).is_dir()
         if not single or dry_run:
@@ -168,12 +188,14 @@ def summarize_command(
         words=words,
         force=force,
         concurrency=concurrency,
+        executor=executor,
+        ray_address=ray_address or "",
     )
     raise typer.Exit(_run(lambda: _summarize_batch(paths, out_dir, options, dry_run, quiet)))
 
 
 def _summarize_batch(
-    paths: list[str], out_dir: Path, options: BatchOptions, dry_run: bool, quiet: bool
+    paths: list[str], out_dir: str, options: BatchOptions, dry_run: bool, quiet: bool
 ) -> int:
     """Run (or with dry_run, list) a batch; exit code 1 if any file failed."""
     settings = Settings()
@@ -184,7 +206,7 @@ def _summarize_batch(
     if dry_run:
         for item, current, earlier in preview(batch.items, out_dir, settings, options):
             state = LABELS["skipped"] if current else "summarize"
-            moved = f" (moved from {earlier.name})" if earlier else ""
+            moved = f" (moved from {name(earlier)})" if earlier else ""
             line = f"{state:<11} {item.source} -> {item.output}{moved}"
             out.print(line, markup=False, highlight=False)
         return 0
@@ -230,6 +252,7 @@ def serve_command(
 
 
 app.command("chat", cls=Command)(chat_command)
+app.add_typer(cache_app)
 app.add_typer(store_app, name="store")
 
 

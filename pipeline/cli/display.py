@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console, Group
@@ -19,6 +18,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from pipeline.batch import storage
 from pipeline.batch.items import FileOutcome, Status
 
 # How each status reads, in the plain lines and the closing table alike.
@@ -47,7 +47,7 @@ class PlainDisplay:
         outcome: FileOutcome = event["outcome"]
         reason = f": {outcome.error}" if outcome.error else ""
         if outcome.renamed_from:
-            reason += f" (moved from {outcome.renamed_from.name})"
+            reason += f" (moved from {storage.name(outcome.renamed_from)})"
         self.console.print(
             f"[{self.finished}/{self.total}] {LABELS[outcome.status]} {outcome.source}{reason}",
             markup=False,
@@ -73,7 +73,7 @@ class LiveDisplay:
             TextColumn("  {task.description}"), BarColumn(), MofNCompleteColumn(), console=console
         )
         self.task = self.overall.add_task("files", total=total, tokens=0, failed=0)
-        self.in_flight: dict[Path, TaskID] = {}
+        self.in_flight: dict[str, TaskID] = {}
         self.tokens = 0
         self.failed = 0
         self.live = Live(Group(self.overall, self.files), console=console, refresh_per_second=8)
@@ -86,10 +86,10 @@ class LiveDisplay:
         self.live.__exit__(None, None, None)
 
     def __call__(self, event: dict[str, Any]) -> None:
-        source: Path = event["source"]
+        source: str = event["source"]
         kind = event["event"]
-        if kind == "file_start":
-            self.in_flight[source] = self.files.add_task(source.name, total=None)
+        if kind == "file_start" and source not in self.in_flight:
+            self.in_flight[source] = self.files.add_task(storage.name(source), total=None)
         elif kind == "split" and source in self.in_flight:
             self.files.update(self.in_flight[source], total=event["chunks"])
         elif kind == "chunk_done" and source in self.in_flight:
@@ -103,7 +103,7 @@ class LiveDisplay:
             self.overall.update(self.task, advance=1, tokens=self.tokens, failed=self.failed)
 
 
-def summary_table(outcomes: list[FileOutcome], ignored: list[Path]) -> Table:
+def summary_table(outcomes: list[FileOutcome], ignored: list[str]) -> Table:
     """The closing table: counts of done, up to date and failed, why each failure failed,
     and the files of the folders that were not read."""
     table = Table(title="longdoc summarize", show_lines=False)
@@ -115,12 +115,12 @@ def summary_table(outcomes: list[FileOutcome], ignored: list[Path]) -> Table:
     failed = [o for o in outcomes if o.status == "failed"]
     table.add_row(f"[red]{LABELS['failed']}", str(len(failed)), "")
     for outcome in failed:
-        table.add_row("", "", escape(f"{outcome.source.name}: {outcome.error}"))
+        table.add_row("", "", escape(f"{storage.name(outcome.source)}: {outcome.error}"))
     moved = [o for o in outcomes if o.renamed_from is not None]
     if moved:
         table.add_row("renamed", str(len(moved)), "earlier summaries moved to NAME.summary.EXT")
     if ignored:
         table.add_row("not read", str(len(ignored)), "not text, Markdown, HTML or PDF")
         for path in ignored:
-            table.add_row("", "", escape(path.name))
+            table.add_row("", "", escape(storage.name(path)))
     return table

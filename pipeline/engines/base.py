@@ -14,6 +14,10 @@ class Engine(Protocol):
     chunk_size: int | None
     """Chunk size in tokens this engine reads best at; None means Settings.chunk_size."""
 
+    cache_identity: str | None
+    """What the chunk cache keys this engine's readings by (its kind and model, and how it
+    asks); None: its readings are never cached."""
+
     async def route(self, question: str, documents: list[DocumentText], meter: Meter) -> Route:
         """Decide chat or document mode for a request that has documents attached."""
         ...

@@ -18,6 +18,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.store.base import BaseStore
 
+from pipeline.cache import CacheScope, open_chunk_cache
 from pipeline.config import Settings
 from pipeline.engines.factory import make_engine
 from pipeline.engines.llm.embeddings import embedder as make_embedder
@@ -57,14 +58,17 @@ def build_graph(
     settings = settings or Settings()
     engine = make_engine(model, settings)
     embedder = make_embedder(settings, embeddings)
+    cache = open_chunk_cache(settings) if engine.cache_identity else None
+    scope = CacheScope.of(engine.cache_identity, settings) if engine.cache_identity else None
 
     graph = StateGraph(State, input_schema=InputState, output_schema=OutputState)
     graph.add_node("route", both_ways(make_route(engine, settings)))
     graph.add_node("split", make_split(engine, settings))
-    graph.add_node("map_chunk", both_ways(make_map_chunk(engine)), input_schema=ChunkTask)
+    map_chunk = make_map_chunk(engine, cache=cache, scope=scope)
+    graph.add_node("map_chunk", both_ways(map_chunk), input_schema=ChunkTask)
     graph.add_node("reduce", both_ways(make_reduce(engine, settings, embedder)))
     graph.add_node("compress", make_compress(engine, settings))
-    fold_chunk = make_map_chunk(engine, node=FOLD_USAGE)
+    fold_chunk = make_map_chunk(engine, FOLD_USAGE, cache=cache, scope=scope)
     graph.add_node("fold_chunk", both_ways(fold_chunk), input_schema=ChunkTask)
     graph.add_node("fold", both_ways(make_fold(engine, settings, embedder)))
     graph.add_node("recall", both_ways(make_recall(embedder, settings)))

@@ -53,9 +53,14 @@ def make_files(root: Path, count: int, seed: int = 5) -> None:
 
 
 async def timed_batch(
-    docs: Path, out: Path, concurrency: int, settings: Settings, model: Any = None
+    docs: Path,
+    out: Path,
+    concurrency: int,
+    settings: Settings,
+    model: Any = None,
+    executor: str = "local",
 ) -> tuple[float, list[dict[str, Any]]]:
-    items = plan([str(docs)], out, "md").items
+    items = plan([str(docs)], str(out), "md").items
     files: dict[Path, dict[str, Any]] = {}
 
     def record(event: dict[str, Any]) -> None:
@@ -68,8 +73,8 @@ async def timed_batch(
     started = time.perf_counter()
     outcomes = await run_batch(
         items,
-        out,
-        BatchOptions(concurrency=concurrency),
+        str(out),
+        BatchOptions(concurrency=concurrency, executor=executor),
         settings=settings,
         model=model,
         on_event=record,

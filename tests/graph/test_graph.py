@@ -256,7 +256,7 @@ def test_not_found_answer_is_in_the_language_of_the_question(
 
 async def test_tiny_reduce_budget_collapses_and_fits(model: FakeChatModel) -> None:
     settings = Settings(
-        chunk_size=60, chunk_overlap=0, reduce_token_budget=200, collapse_max_rounds=6
+        chunk_size=80, chunk_overlap=0, reduce_token_budget=200, collapse_max_rounds=6
     )
     text = " ".join(f"Harbour fact {i} is that the harbour holds {i} boats." for i in range(120))
     graph = build_graph(model, settings)

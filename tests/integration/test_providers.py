@@ -28,7 +28,11 @@ QUESTION = "Who is the chief executive?"
 
 
 def openai_settings(url: str, **overrides: Any) -> Settings:
-    """The openai provider at `url`, with small chunks so the map step fans out."""
+    """The openai provider at `url`, with small chunks so the map step fans out.
+
+    The chunk cache is off: these tests count the calls each chunk makes (the sample's
+    repeated filler paragraphs would be read once).
+    """
     values: dict[str, Any] = {
         "provider": "openai",
         "model": "local-model",
@@ -38,6 +42,7 @@ def openai_settings(url: str, **overrides: Any) -> Settings:
         "retry_initial_s": 0.0,
         "max_concurrency": 4,
         "call_timeout_s": 10.0,
+        "cache": "off",
     }
     return Settings(**(values | overrides))
 

@@ -54,7 +54,10 @@ def watsonx(monkeypatch: pytest.MonkeyPatch) -> Iterator[WatsonxServer]:
 
 
 def watsonx_settings(server: WatsonxServer, **overrides: Any) -> Settings:
-    """The watsonx provider at the local server, with small chunks so the map step fans out."""
+    """The watsonx provider at the local server, with small chunks so the map step fans out.
+
+    The chunk cache is off: these tests count the calls the server sees per chunk.
+    """
     values: dict[str, Any] = {
         "provider": "watsonx",
         "model": GRANITE,
@@ -68,6 +71,7 @@ def watsonx_settings(server: WatsonxServer, **overrides: Any) -> Settings:
         "retry_initial_s": 0.0,
         "max_concurrency": 4,
         "call_timeout_s": 10.0,
+        "cache": "off",
     }
     return Settings(**(values | overrides))
 

@@ -45,6 +45,7 @@ README_SETTINGS = (
     "summary_words",
     "answer_sentences",
     "checkpoint_url",
+    "cache",
     "memory_token_budget",
     "embeddings",
     "embeddings_model",
@@ -52,6 +53,7 @@ README_SETTINGS = (
     "max_document_mb",
     "api_keys",
     "allowed_hosts",
+    "ray_address",
 )
 
 

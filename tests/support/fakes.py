@@ -15,10 +15,15 @@ document text make a chunk misbehave on purpose:
 from __future__ import annotations
 
 import asyncio
+import fcntl
+import hashlib
+import json
 import os
 import re
+import signal
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
@@ -240,6 +245,60 @@ class CountingChatModel(FakeChatModel):
 def counting_model() -> CountingChatModel:
     """LONGDOC_MODEL_FACTORY=tests.support.fakes:counting_model runs a CLI or server on the fake."""
     return CountingChatModel(latency=float(os.environ.get("FAKE_LATENCY", "0")))
+
+
+class ClusterChatModel(CountingChatModel):
+    """A CountingChatModel for batch runs spread over processes (Ray workers).
+
+    $FAKE_INFLIGHT_FILE records the calls in flight across every process, the most ever
+    seen and the processes that called (a JSON file updated under an exclusive lock). A
+    chunk holding KILL_WORKER_ONCE kills its own process the first time any process reads
+    it (a marker per chunk text in $FAKE_STATE_DIR), as a worker lost mid-file would.
+    """
+
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        prompt = "\n".join(str(m.content) for m in messages)
+        if "KILL_WORKER_ONCE" in prompt and prompts.EXCERPT_LABEL in prompt:
+            marker = Path(os.environ["FAKE_STATE_DIR"]) / f"killed-{_digest(prompt)}"
+            if not marker.exists():
+                marker.write_text(str(os.getpid()))
+                os.kill(os.getpid(), signal.SIGKILL)
+        record_in_flight(+1)
+        try:
+            return await super()._agenerate(messages, stop, run_manager, **kwargs)
+        finally:
+            record_in_flight(-1)
+
+
+def record_in_flight(change: int) -> None:
+    path = os.environ.get("FAKE_INFLIGHT_FILE")
+    if not path:
+        return
+    with open(path, "a+", encoding="utf-8") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)  # released when the file closes
+        handle.seek(0)
+        state = json.loads(handle.read() or '{"now": 0, "peak": 0, "pids": []}')
+        state["now"] += change
+        state["peak"] = max(state["peak"], state["now"])
+        state["pids"] = sorted({*state["pids"], os.getpid()})
+        handle.seek(0)
+        handle.truncate()
+        handle.write(json.dumps(state))
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def cluster_model() -> ClusterChatModel:
+    """LONGDOC_MODEL_FACTORY=tests.support.fakes:cluster_model for Ray worker tests."""
+    return ClusterChatModel(latency=float(os.environ.get("FAKE_LATENCY", "0")))
 
 
 # Words a real embedding model would place near each other; each group is one dimension.

@@ -1,11 +1,14 @@
-"""Chunking: exact offsets, token sizes, CJK sentence ends, document ids kept."""
+"""Chunking: exact offsets, token sizes, CJK sentence ends, document ids, edits stay local."""
 
 from __future__ import annotations
 
 import itertools
+import re
+from collections.abc import Iterator
 
 from pipeline import Settings
-from pipeline.graph.chunking import split_documents
+from pipeline.graph.chunking import quantised_chars_per_token, split_documents
+from pipeline.text.boundaries import Break, Sizes, candidate_breaks, content_defined_cuts
 from pipeline.text.tokens import count_tokens
 from pipeline.types import DocumentText
 
@@ -53,3 +56,81 @@ def test_overlap_repeats_text_between_neighbours() -> None:
         [DocumentText(id="d", text=text)], Settings(chunk_size=100, chunk_overlap=20)
     )
     assert any(b["start"] < a["end"] for a, b in itertools.pairwise(chunks))
+
+
+def paragraphs(count: int, *, sentences: int = 4) -> str:
+    return "\n\n".join(
+        " ".join(
+            f"Berth {p} handled {p * 7 + s} tonnes of cargo in week {s}." for s in range(sentences)
+        )
+        for p in range(count)
+    )
+
+
+def chunk_texts(text: str, settings: Settings) -> list[str]:
+    return [c["text"] for c in split_documents([DocumentText(id="d", text=text)], settings)]
+
+
+def test_a_paragraph_inserted_anywhere_changes_only_the_chunks_around_it() -> None:
+    """At the default size; a greedy splitter re-cuts every chunk after such an edit here."""
+    settings = Settings()
+    inserted = "A new paragraph about the harbour master was added. It has two sentences.\n\n"
+    for text in (paragraphs(1200), paragraphs(1200).replace("\n\n", " ")):  # with and without
+        before = set(chunk_texts(text, settings))
+        assert len(before) > 40
+        starts = [m.end() for m in re.finditer(r"\n\n|\. ", text)]
+        changed = []
+        for at in starts[10 :: len(starts) // 30]:
+            after = chunk_texts(text[:at] + inserted + text[at:], settings)
+            changed.append(len(set(after) - before))
+        assert min(changed) >= 1
+        assert sum(changed) / len(changed) <= 1.5, changed
+        assert max(changed) <= 8, changed
+
+
+def test_the_overlap_starts_on_a_sentence_and_repeats_the_text_before() -> None:
+    text = paragraphs(100)
+    chunks = split_documents([DocumentText(id="d", text=text)], Settings(chunk_size=150))
+    for before, after in itertools.pairwise(chunks):
+        assert after["start"] < before["end"] <= after["end"]
+        assert text[after["start"]].isupper(), "the repeated text begins a sentence"
+
+
+def test_the_breaks_fed_in_decide_where_cuts_may_fall() -> None:
+    """The hook structure-aware chunking uses: drop breaks inside tables, add headings."""
+    table = "".join(f"| berth {i} | {i * 7} tonnes |\n" for i in range(30))
+    text = "".join(f"## Part {i}\n" + paragraphs(3) + "\n\n" + table + "\n" for i in range(40))
+    rows = [(m.start(), m.end()) for m in re.finditer(r"(?:\|[^\n]*\n)+", text)]
+    headings = [m.start() for m in re.finditer("## Part", text)][1:]
+
+    def outside_tables(text: str, start: int) -> Iterator[Break]:
+        for candidate in candidate_breaks(text, start):
+            if not any(a < candidate.offset < b for a, b in rows):
+                yield candidate
+
+    cuts = content_defined_cuts(text, Sizes.up_to(3000), outside_tables)
+    assert len(cuts) > 10
+    assert not [cut for cut in cuts if any(a < cut < b for a, b in rows)]
+    inside = [c for c in candidate_breaks(text, 0) if any(a < c.offset < b for a, b in rows)]
+    assert inside, "row ends are line breaks, which the filter had to drop"
+
+    def only_headings(text: str, start: int) -> Iterator[Break]:
+        yield from (Break(h, 3) for h in headings if h >= start)
+
+    assert set(content_defined_cuts(text, Sizes.up_to(3000), only_headings)) <= set(headings)
+
+
+def test_text_without_any_break_is_cut_at_words_then_hard() -> None:
+    words = "cargo " * 3000
+    cuts = content_defined_cuts(words, Sizes.up_to(1000))
+    assert cuts
+    assert all(words[cut - 1] == " " for cut in cuts)
+    solid = "x" * 3000
+    assert content_defined_cuts(solid, Sizes.up_to(1000)) == [1000, 2000]
+
+
+def test_a_small_edit_does_not_change_the_chunk_size() -> None:
+    text = paragraphs(50)
+    assert quantised_chars_per_token(text) == quantised_chars_per_token(text + " One more.") == 4
+    japanese = "港の貨物は週ごとに増えた。" * 50
+    assert quantised_chars_per_token(japanese) == quantised_chars_per_token(japanese + "新しい文。")

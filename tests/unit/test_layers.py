@@ -1,7 +1,7 @@
 """The package reads like the architecture: floors import only floors below, and no cycles.
 
     0 base       config, errors, types, results, prompts, progress, inputs, text/
-    1 io         documents/, storage/
+    1 io         documents/, storage/, cache/
     2 engines    engines/ (base, meter, factory, llm/, extractive/)
     3 memory     memory/
     4 graph      graph/ (build, state, chunking, collapse, nodes/)
@@ -31,6 +31,7 @@ FLOORS = {
     "pipeline.text": 0,
     "pipeline.documents": 1,
     "pipeline.storage": 1,
+    "pipeline.cache": 1,
     "pipeline.engines": 2,
     "pipeline.memory": 3,
     "pipeline.graph": 4,

@@ -50,6 +50,7 @@ class ExtractiveEngine:
         self.settings = settings
         # Reading a chunk costs microseconds here, so big chunks only cut per-task overhead.
         self.chunk_size: int | None = settings.extractive_chunk_size
+        self.cache_identity: str | None = "extractive"
         self._cited = max(settings.evidence_sentences, settings.answer_sentences)
         # Each chunk offers twice the citations needed, so answer() can pick diverse ones.
         self._offered = 2 * self._cited

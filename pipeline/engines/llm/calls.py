@@ -24,6 +24,7 @@ from typing import Literal, TypeVar
 
 from pipeline.config import Settings
 from pipeline.engines.llm.limiter import DeadlineError, Limiter, Ticket
+from pipeline.engines.llm.shared_limit import shared_slot
 from pipeline.engines.llm.signals import headers_of, read_signal
 from pipeline.engines.meter import Meter
 from pipeline.errors import ModelError, ModelRateLimitError, ModelTimeoutError
@@ -165,7 +166,10 @@ async def call_model(
                 limiter.failed(ticket)
                 raise _deadline_error(attempts, settings, None)
             try:
-                result = await asyncio.wait_for(make_call(), timeout)
+                # A batch on a cluster shares one limit across its workers (shared_limit.py);
+                # the timeout covers the call, not the wait for that slot.
+                async with shared_slot():
+                    result = await asyncio.wait_for(make_call(), timeout)
             except Exception as exc:
                 wait = _after_failure(exc, ticket, limiter, attempts, settings)
                 if clock() + wait >= deadline:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from functools import partial
 from typing import Any, TypeVar
 
@@ -56,6 +58,9 @@ class LLMEngine:
         self.model = models.map
         self.reduce_model = models.reduce
         self.chunk_size: int | None = None  # a model's context: Settings.chunk_size decides
+        self.cache_identity: str | None = _json(
+            {"engine": "llm", "model": model_identity(self.model), "reply": _READING_SCHEMA}
+        )
         self.settings = settings
         self._limiters = {id(m): limiter_for(m, settings) for m in (models.map, models.reduce)}
         method = models.structured_method
@@ -233,6 +238,20 @@ class LLMEngine:
                 ),
             ]
         return None
+
+
+def model_identity(model: BaseChatModel) -> str:
+    """What tells one chat model from another: its class, model name, temperature, server
+    and so on (secrets masked), as LangChain keys its own response cache."""
+    return f"{type(model).__module__}.{type(model).__qualname__}:{model._get_llm_string()}"
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+# The reply schema is part of how a chunk is asked about: a new field is a new reading.
+_READING_SCHEMA = hashlib.sha256(_json(ChunkReading.model_json_schema()).encode()).hexdigest()[:16]
 
 
 def _named(meter: Meter, task: str, limiter: Limiter) -> RunnableConfig:

@@ -43,5 +43,6 @@ def send_chunks(state: State) -> list[Send]:
         instructions=state.get("instructions", ""),
         run=state["run"],
         hints=state["hints"],
+        words=state.get("summary_words") or 0,
     )
     return [Send("map_chunk", task) for task in tasks]
