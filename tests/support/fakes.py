@@ -70,6 +70,18 @@ class FakeChatModel(BaseChatModel):
     _in_flight: int = PrivateAttr(0)
     _seen: set[str] = PrivateAttr(default_factory=set)
     peak_in_flight: int = 0
+
+    def __getstate__(self) -> dict[Any, Any]:
+        """Picklable (a Ray worker gets a copy): the lock stays behind, each copy makes its own."""
+        state = super().__getstate__()
+        private = dict(state.get("__pydantic_private__") or {})
+        private.pop("_lock", None)
+        return {**state, "__pydantic_private__": private}
+
+    def __setstate__(self, state: dict[Any, Any]) -> None:
+        super().__setstate__(state)
+        self._lock = threading.Lock()
+
     calls: int = 0
     prompts: list[str] = Field(default_factory=list)
     fail_on: str = ""
