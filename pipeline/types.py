@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -69,6 +69,11 @@ class Chunk(TypedDict):
     start: int
     end: int
     text: str
+    page_starts: NotRequired[list[int]]
+    """Where pages begin in `text` (PDFs), 0 first for the page the chunk starts in: lets
+    the structure pass tell running headers and page numbers from the text."""
+    section: NotRequired[list[str]]
+    """The headings above the chunk's start, outermost first (for the model's prompt)."""
 
 
 class ChunkTask(TypedDict):

@@ -61,9 +61,17 @@ class CacheScope:
         return cls(engine=engine, prefix=prefix)
 
     def key(self, task: ChunkTask) -> str:
-        """The key of one chunk's reading under this scope."""
+        """The key of one chunk's reading under this scope.
+
+        A chunk's page starts and heading path shape its reading (page furniture is left
+        out, the model sees the path), so they are in the key when the chunk has them; a
+        chunk without them keys as before.
+        """
+        chunk = task["chunk"]
+        context = {name: chunk[name] for name in ("page_starts", "section") if chunk.get(name)}
         return _digest(
             {
+                **context,
                 "scope": self.prefix,
                 "text": hashlib.sha256(task["chunk"]["text"].encode("utf-8")).hexdigest(),
                 "task": task["task"],

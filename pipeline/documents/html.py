@@ -1,12 +1,16 @@
-"""The visible text of an HTML page, in one linear pass: scripts, styles and markup dropped.
+"""The visible text of an HTML page as Markdown, in one linear pass: scripts and markup dropped.
 
 A small tokenizer walks the page once, left to right, and never looks back: text runs,
 tags, comments and declarations are each consumed whole, and a construct left open at
 the end of the page (`<!--`, `<div class="...`) simply ends there, as it does in a
 browser. So the cost is linear in the page's size whatever its markup (the standard
 library's parser rescans unfinished constructs and takes 10 s on 80 KB of `<a<a<a...`).
-Blocks are emitted one at a time by `_Blocks.end_block`, the one place that turns a
-block's text into lines.
+The text is written by `_Markdown` in the shapes the structure pass reads
+(pipeline/text/layout.py): `#` headings, `-`/`1.` list items indented by nesting, pipe
+tables with a `|---|` rule under a header row of `<th>` cells, definition entries as a
+term line with its description indented four spaces on the lines below (as in a man
+page), and `<pre>` as fenced code. So a citation still slices the loaded text exactly,
+and the engine and a model both see the page's headings, items, rows and entries.
 """
 
 from __future__ import annotations
@@ -17,8 +21,8 @@ from collections.abc import Callable
 
 BLOCKS = frozenset(
     (
-        "address article aside blockquote br dd div dl dt figcaption figure footer form h1 h2 "
-        "h3 h4 h5 h6 header hr li main nav ol p pre section table td th tr ul"
+        "address article aside blockquote br caption dd div dl dt figcaption figure footer form "
+        "h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section table td th tr ul"
     ).split()
 )
 """Elements that start and end a line of their own; inline ones (<b>, <a>) stay in it."""
@@ -47,12 +51,13 @@ CHECK_EVERY = 2048
 
 
 def html_text(page: str, check: Callable[[], None] | None = None) -> str:
-    """The visible text of `page`, one block per line, whitespace collapsed inside lines.
+    """The visible text of `page` as Markdown, one block per line, whitespace collapsed
+    inside lines (not inside `<pre>`).
 
     `check` is called every CHECK_EVERY tokens and may raise to stop the work (a deadline
     passed, the request was cancelled); 2,048 tokens take about a millisecond.
     """
-    blocks = _Blocks()
+    blocks = _Markdown()
     hidden: dict[str, int] = {}  # open hidden elements by name
     pos, end, tokens = 0, len(page), 0
     while pos < end:
@@ -81,8 +86,11 @@ def html_text(page: str, check: Callable[[], None] | None = None) -> str:
                 continue
             if tag in _HIDDEN:
                 hidden[tag] = hidden.get(tag, 0) + 1
-        if tag in BLOCKS and not hidden:
-            blocks.end_block()
+        if not hidden:
+            if closing:
+                blocks.end(tag)
+            else:
+                blocks.start(tag)
     return blocks.finish()
 
 
@@ -146,26 +154,290 @@ def _raw_text_end(page: str, pos: int, tag: str) -> int:
     return len(page) if close == -1 else close + 1
 
 
-class _Blocks:
-    """The page's text, collected block by block; `end_block` turns a block into lines."""
+DESCRIPTION_INDENT = 4
+"""How far a `<dd>` sits inside its `<dt>`: a man page's shape, which layout.py reads as an
+entry (a term line, then its description on deeper lines)."""
+MAX_INDENT = 16
+"""Nesting deeper than this stays at this indent: 100,000 nested lists must not write
+lines of 400,000 spaces (the page would grow quadratically)."""
+_HEADINGS = {f"h{n}": n for n in range(1, 7)}
+_PERMALINK = " ¶"  # Sphinx and other doc generators end headings and terms with a link mark
+
+
+class _Frame:
+    """An open list, list item or description: what indents the lines written inside it."""
+
+    __slots__ = ("count", "indent", "kind", "marker")
+
+    def __init__(self, kind: str, indent: int, marker: str = "") -> None:
+        self.kind = kind  # "ul", "ol", "li", "dl" or "dd"
+        self.indent = min(indent, MAX_INDENT)
+        self.marker = marker  # an item's marker, until its first line is written
+        self.count = 0  # items of an "ol" so far
+
+
+class _Table:
+    """The outermost open table: its row so far and whether a header row was written."""
+
+    def __init__(self) -> None:
+        self.cells: list[str] | None = None  # the open row's cells
+        self.cell: list[str] | None = None  # the open cell's text
+        self.header_cells = 0  # how many of the open row's cells are <th>
+        self.head = False  # inside <thead>
+        self.rows = 0  # rows written
+
+
+class _Markdown:
+    """The page's text, written as Markdown block by block (see the module docstring)."""
 
     def __init__(self) -> None:
         self.lines: list[str] = []
         self._parts: list[str] = []
+        self._frames: list[_Frame] = []
+        self._open = {"ul": 0, "ol": 0, "li": 0, "dl": 0, "dd": 0}
+        self._last = ""  # the kind of line last written: term, item, row, text, ""
+        self._heading = 0  # the level of the open heading
+        self._term = False  # inside a <dt>
+        self._tables: list[_Table] = []
+        self._pre = 0  # open <pre> elements
+
+    # -- what the tokenizer feeds ----------------------------------------------------------
 
     def text(self, data: str) -> None:
-        self._parts.append(html.unescape(data) if "&" in data else data)
+        data = html.unescape(data) if "&" in data else data
+        table = self._tables[-1] if self._tables else None
+        if table is not None and table.cell is not None:
+            table.cell.append(data)
+        else:
+            self._parts.append(data)
 
-    def end_block(self) -> None:
-        """A block element opened or closed: its text so far becomes lines of their own."""
-        if not self._parts:
+    def start(self, tag: str) -> None:
+        table = self._tables[-1] if self._tables else None
+        outermost = table is not None and len(self._tables) == 1
+        if (outermost or tag == "table") and self._table_start(tag):
             return
-        for line in "".join(self._parts).splitlines():
-            words = " ".join(line.split())
-            if words:
-                self.lines.append(words)
-        self._parts = []
+        if table is not None and table.cell is not None:
+            if tag in BLOCKS:
+                table.cell.append(" ")  # a block inside a cell reads as one run of words
+            return
+        if tag == "pre":
+            self._flush()
+            self._pre += 1
+        elif self._pre:
+            if tag == "br":
+                self._parts.append("\n")
+        elif tag in ("ul", "ol", "dl"):
+            self._flush()
+            self._push(tag, self._indent())
+        elif tag == "li":
+            self._item()
+        elif tag in ("dt", "dd"):
+            self._flush()
+            self._close_description()
+            self._term = False
+            if tag == "dt":
+                self._term = True
+            else:
+                self._push("dd", self._indent() + DESCRIPTION_INDENT)
+        elif tag in _HEADINGS:
+            self._flush()
+            self._heading = _HEADINGS[tag]
+        elif tag == "br":
+            self._flush(then_tight=True)
+        elif tag in BLOCKS:
+            self._flush()
+
+    def end(self, tag: str) -> None:
+        if self._tables and (tag in ("table", "tr", "td", "th", "thead") and self._table_end(tag)):
+            return
+        if self._tables and self._tables[-1].cell is not None:
+            if tag in BLOCKS:
+                self._tables[-1].cell.append(" ")
+            return
+        if tag == "pre":
+            if self._pre:
+                self._pre -= 1
+                if not self._pre:
+                    self._code()
+        elif self._pre:
+            return
+        elif tag in ("ul", "ol", "dl", "li", "dd"):
+            self._flush()
+            if self._open[tag]:
+                while self._frames:
+                    frame = self._pop()
+                    if frame.kind == tag:
+                        break
+        elif tag == "dt":
+            self._flush()
+            self._term = False
+        elif tag in _HEADINGS:
+            self._flush()
+            self._heading = 0
+        elif tag in BLOCKS:
+            self._flush()
 
     def finish(self) -> str:
-        self.end_block()
+        while self._tables:
+            self._table_end("table")
+        if self._pre:
+            self._code()
+        self._flush()
+        while self.lines and not self.lines[-1]:
+            self.lines.pop()
         return "\n".join(self.lines)
+
+    # -- lists and entries -----------------------------------------------------------------
+
+    def _push(self, kind: str, indent: int, marker: str = "") -> _Frame:
+        frame = _Frame(kind, indent, marker)
+        self._frames.append(frame)
+        self._open[kind] += 1
+        return frame
+
+    def _pop(self) -> _Frame:
+        frame = self._frames.pop()
+        self._open[frame.kind] -= 1
+        return frame
+
+    def _indent(self) -> int:
+        return self._frames[-1].indent if self._frames else 0
+
+    def _item(self) -> None:
+        """An <li>: closes the item before it in the same list (its </li> is optional)."""
+        self._flush()
+        if self._frames and self._frames[-1].kind == "li":
+            self._pop()
+        lists = self._frames[-1] if self._frames else None
+        if lists is not None and lists.kind == "ol":
+            lists.count += 1
+            marker = f"{lists.count}. "
+        else:
+            marker = "- "
+        base = lists.indent if lists is not None else 0
+        self._push("li", base + len(marker), marker)
+
+    def _close_description(self) -> None:
+        """A <dt> or <dd> ends the <dd> open in the same list (its </dd> is optional)."""
+        if self._frames and self._frames[-1].kind == "dd":
+            self._pop()
+
+    # -- lines -----------------------------------------------------------------------------
+
+    def _write(self, line: str, kind: str, tight: bool) -> None:
+        """Append a line; a blank line goes before it unless it belongs with the last one."""
+        if not tight and self.lines and self.lines[-1]:
+            self.lines.append("")
+        self.lines.append(line)
+        self._last = kind
+
+    def _flush(self, then_tight: bool = False) -> None:
+        """The inline text so far becomes a line: a heading, a term, an item or text."""
+        if not self._parts:
+            return
+        words = " ".join("".join(self._parts).split())
+        self._parts = []
+        if not words:
+            return
+        tight = self._last == "tight"
+        if self._heading or self._term:
+            words = words.removesuffix(_PERMALINK).removesuffix("¶").rstrip() or words
+        frame = self._frames[-1] if self._frames else None
+        if self._heading and frame is None:
+            self._write(f"{'#' * self._heading} {words}", "heading", False)
+        elif self._term:
+            self._write(" " * self._indent() + words, "term", self._last == "term")
+        elif frame is not None and frame.kind == "li" and frame.marker:
+            lead = " " * (frame.indent - len(frame.marker))
+            self._write(lead + frame.marker + words, "item", self._last == "item" or tight)
+            frame.marker = ""
+        else:
+            self._write(" " * self._indent() + words, "text", self._last == "term" or tight)
+        if then_tight:
+            self._last = "tight"
+
+    def _code(self) -> None:
+        """The open <pre> as a fenced block, its lines as they were."""
+        body = "".join(self._parts).strip("\n").rstrip()
+        self._parts = []
+        self._pre = 0
+        if not body.strip():
+            return
+        fence = "~~~" if "```" in body else "```"
+        prefix = " " * self._indent()
+        self._write(prefix + fence, "code", self._last == "term")
+        for line in body.split("\n"):
+            self.lines.append(prefix + line.rstrip() if line.strip() else "")
+        self.lines.append(prefix + fence)
+        self._last = "code"
+
+    # -- tables ----------------------------------------------------------------------------
+
+    def _table_start(self, tag: str) -> bool:
+        """A table tag of the outermost table; True when it was handled."""
+        if tag == "table":
+            if self._tables:  # a table in a cell: its text runs on in the cell
+                self._tables.append(_Table())
+                return False
+            self._flush()
+            self._tables.append(_Table())
+            return True
+        table = self._tables[-1]
+        if tag == "thead":
+            table.head = True
+        elif tag == "tr":
+            self._end_row(table)
+            self._flush()
+            table.cells = []
+        elif tag in ("td", "th"):
+            self._end_cell(table)
+            if table.cells is None:
+                self._flush()
+                table.cells = []
+            table.cell = []
+            table.header_cells += tag == "th"
+        else:
+            return False
+        return True
+
+    def _table_end(self, tag: str) -> bool:
+        table = self._tables[-1]
+        if len(self._tables) > 1:
+            if tag == "table":
+                self._tables.pop()
+                outer = self._tables[-1]
+                if outer.cell is not None:
+                    outer.cell.append(" ")
+                return True
+            return False
+        if tag == "table":
+            self._end_row(table)
+            self._tables.pop()
+            self._last = "" if self._last == "row" else self._last
+        elif tag == "tr":
+            self._end_row(table)
+        elif tag in ("td", "th"):
+            self._end_cell(table)
+        elif tag == "thead":
+            table.head = False
+        return True
+
+    def _end_cell(self, table: _Table) -> None:
+        if table.cell is not None and table.cells is not None:
+            words = " ".join("".join(table.cell).split())
+            table.cells.append(words.replace("|", "\\|"))
+        table.cell = None
+
+    def _end_row(self, table: _Table) -> None:
+        """The open row as `| a | b |`; a first row of header cells gets the rule under it."""
+        self._end_cell(table)
+        cells, table.cells = table.cells, None
+        header = table.head or (bool(cells) and table.header_cells == len(cells or ()))
+        table.header_cells = 0
+        if not cells or not any(cells):
+            return
+        prefix = " " * self._indent()
+        self._write(f"{prefix}| {' | '.join(cells)} |", "row", self._last in ("row", "term"))
+        if header and table.rows == 0:
+            self.lines.append(f"{prefix}|{'---|' * len(cells)}")
+        table.rows += 1

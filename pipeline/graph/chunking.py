@@ -2,15 +2,31 @@
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
+import re
 from typing import Any
 
 from pipeline.config import Settings
 from pipeline.errors import TooLargeError
-from pipeline.text.boundaries import Sizes, content_defined_cuts, overlap_start
+from pipeline.text.boundaries import (
+    Breaks,
+    Sizes,
+    candidate_breaks,
+    content_defined_cuts,
+    overlap_start,
+    structured_breaks,
+)
+from pipeline.text.layout import analyse
+from pipeline.text.structure import Kind, Structure
 from pipeline.text.tokens import chars_per_token
 from pipeline.types import Chunk, ChunkTask, DocumentText, Task
+
+SECTION_MAX_CHARS = 100
+"""A heading in a chunk's section path is cut to this many characters (a title, not text)."""
+_PATH_KINDS = (Kind.HEADING, Kind.TERM)
+_HEADING_MARKS = re.compile(r"^#{1,6}[ \t]+|[ \t]+#+$|^\*{1,6} ")
 
 RATIO_STEPS_PER_OCTAVE = 8
 """chars-per-token is rounded down to eighth octaves (steps of 9%), so a small edit cannot
@@ -18,7 +34,11 @@ nudge it and resize every chunk; English's 3.9998 rounds to exactly 4."""
 
 
 def split_documents(
-    documents: list[DocumentText], settings: Settings, chunk_size: int | None = None
+    documents: list[DocumentText],
+    settings: Settings,
+    chunk_size: int | None = None,
+    *,
+    structured: bool = False,
 ) -> list[Chunk]:
     """Chunks of every document in order, ids numbered across documents from 0.
 
@@ -31,18 +51,28 @@ def split_documents(
     content-defined (pipeline/text/boundaries.py): paragraph, sentence (。！？ too) or
     line ends chosen by the text around them, so an edit changes only the chunks near it.
     Each chunk after the first also repeats up to `chunk_overlap` tokens of the text
-    before it, from a sentence start. A chunk is always `text[start:end]` exactly.
+    before it, from a sentence start. A chunk is always `text[start:end]` exactly, and a
+    PDF's chunk carries the page starts inside it (so its page furniture is told apart).
+
+    `structured` (for a model's chunks) reads each document's structure first: no cut falls
+    inside a list item, table row or term, a cut before a heading is likelier, and each
+    chunk carries its `section`, the headings above its start.
     """
     size = chunk_size or settings.chunk_size
     chunks: list[Chunk] = []
     for document in documents:
-        for start, end in chunk_spans(document.text, size, settings.chunk_overlap):
+        structure = analyse(document.text, document.page_starts) if structured else None
+        breaks = structured_breaks(structure) if structure is not None else candidate_breaks
+        for start, end in chunk_spans(document.text, size, settings.chunk_overlap, breaks):
             piece = document.text[start:end]
             if not piece.strip():
                 continue
-            chunks.append(
-                Chunk(id=len(chunks), document=document.id, start=start, end=end, text=piece)
-            )
+            chunk = Chunk(id=len(chunks), document=document.id, start=start, end=end, text=piece)
+            if document.page_starts:
+                chunk["page_starts"] = chunk_page_starts(document.page_starts, start, end)
+            if structure is not None:
+                chunk["section"] = section_at(structure, document.text, start)
+            chunks.append(chunk)
             if len(chunks) > settings.max_chunks:
                 raise TooLargeError(
                     f"the documents split into more than {settings.max_chunks} chunks",
@@ -51,14 +81,42 @@ def split_documents(
     return chunks
 
 
-def chunk_spans(text: str, size: int, overlap: int) -> list[tuple[int, int]]:
+def chunk_spans(
+    text: str, size: int, overlap: int, breaks: Breaks = candidate_breaks
+) -> list[tuple[int, int]]:
     """(start, end) of each chunk of `text`: at most `size` tokens, overlap included."""
     ratio = quantised_chars_per_token(text)
     most = max(2, int(size * ratio))
     repeat = min(int(overlap * ratio), most // 4)  # the overlap never crowds out the text
-    cuts = content_defined_cuts(text, Sizes.up_to(most - repeat))
+    cuts = content_defined_cuts(text, Sizes.up_to(most - repeat), breaks)
     bounds = [0, *cuts, len(text)]
-    return [(overlap_start(text, begin, repeat), end) for begin, end in itertools.pairwise(bounds)]
+    return [
+        (overlap_start(text, begin, repeat, breaks), end)
+        for begin, end in itertools.pairwise(bounds)
+    ]
+
+
+def chunk_page_starts(page_starts: list[int], start: int, end: int) -> list[int]:
+    """Where pages begin in the chunk `[start, end)`: 0 for the page it starts in, then each
+    page that starts inside it (page starts [0, 3000, 6100], chunk 2500-6500: [0, 500, 3600])."""
+    first = bisect.bisect_right(page_starts, start)
+    last = bisect.bisect_left(page_starts, end)
+    return [0, *(page - start for page in page_starts[first:last])]
+
+
+def section_at(structure: Structure, text: str, offset: int) -> list[str]:
+    """The headings and definition terms above `offset`, outermost first ('Logger Objects',
+    'class logging.Logger'); a heading that starts there is the chunk's own first line, so
+    its path stops above it."""
+    block = structure.at(offset)
+    if block < 0:
+        return []
+    chain = [block, *structure.ancestors(block)]
+    path = [at for at in reversed(chain) if structure.kind(at) in _PATH_KINDS]
+    if path and path[-1] == block and structure[block].start >= offset:
+        path = path[:-1]
+    names = (_HEADING_MARKS.sub("", text[structure[at].start : structure[at].end]) for at in path)
+    return [" ".join(name.split())[:SECTION_MAX_CHARS] for name in names]
 
 
 def quantised_chars_per_token(text: str) -> float:

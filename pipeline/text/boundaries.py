@@ -9,13 +9,15 @@ text just before it and on where its chunk began: after an edit the cuts fall ba
 at the first hash-chosen break past it, and every later chunk is the same text as before
 (and its reading a chunk-cache hit).
 
-Candidates come from one function, so structure-aware breaks (headings, table rows) can
-be fed in with levels of their own: a higher level is likelier to be chosen and wins the
-fallback.
+Candidates come from one function, so structure-aware breaks can be fed in with levels
+of their own: a higher level is likelier to be chosen and wins the fallback.
+`structured_breaks` is that for a text's structure (pipeline/text/structure.py): no break
+inside a list item, a table row or a term, and a heading's start a level above a paragraph.
 """
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 import zlib
@@ -23,6 +25,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import NamedTuple
+
+from pipeline.text.structure import Kind, Structure
 
 WINDOW = 64
 """Characters before a break that decide whether it is chosen."""
@@ -37,6 +41,8 @@ class Level(IntEnum):
     LINE = 0
     SENTENCE = 1
     PARAGRAPH = 2
+    HEADING = 3
+    """Before a heading (structured_breaks only): a section starts there."""
 
 
 class Break(NamedTuple):
@@ -100,6 +106,33 @@ def candidate_breaks(text: str, start: int) -> Iterator[Break]:
             yield Break(offset, Level.LINE)
         elif found[0] in _CJK_ENDS or found[-1].isspace():
             yield Break(offset, Level.SENTENCE)
+
+
+_WHOLE = frozenset((Kind.ITEM, Kind.ROW, Kind.TERM))
+"""Blocks a chunk never cuts inside (a row or an item read in halves loses its meaning)."""
+
+
+def structured_breaks(structure: Structure) -> Breaks:
+    """`candidate_breaks` of the text `structure` was read from, less those inside a list
+    item, table row or term, with the break before a heading raised to Level.HEADING.
+
+    Each break still depends only on the text around it (a block's bounds come from its
+    own lines and their neighbours), so an edit still moves only the cuts near it.
+    """
+    starts, ends = structure.starts(), structure.ends()
+
+    def breaks(text: str, start: int) -> Iterator[Break]:
+        for found in candidate_breaks(text, start):
+            block = bisect.bisect_right(starts, found.offset) - 1
+            if block < 0:
+                yield found
+            elif starts[block] == found.offset:
+                heading = structure.kind(block) == Kind.HEADING
+                yield Break(found.offset, Level.HEADING) if heading else found
+            elif found.offset >= ends[block] or structure.kind(block) not in _WHOLE:
+                yield found
+
+    return breaks
 
 
 def choice_thresholds(text: str, sizes: Sizes) -> dict[int, float]:

@@ -80,7 +80,7 @@ class ExtractiveEngine:
             if hints
             else build_query(task["question"], [chunk["text"]])  # called outside the graph
         )
-        passages = Passages.read(chunk["text"])
+        passages = Passages.read(chunk["text"], chunk.get("page_starts", ()))
         hits = score_sentences(chunk["text"], query, passages)
         best = sorted(hits, key=lambda h: -h.score)[: self._offered]
         coverage = max((h.coverage for h in hits), default=0.0)

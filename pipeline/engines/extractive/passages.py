@@ -10,7 +10,7 @@ reflowed, a row with its headers, a description with its term, an item with its 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -56,8 +56,9 @@ class Passages:
     """Per block, its first unit (-1 for furniture)."""
 
     @classmethod
-    def read(cls, text: str) -> Passages:
-        passages = cls(text, analyse(text))
+    def read(cls, text: str, page_starts: Sequence[int] = ()) -> Passages:
+        """The units of `text`; `page_starts` (a PDF chunk's) mark where pages begin."""
+        passages = cls(text, analyse(text, page_starts))
         for index, block in enumerate(passages.structure):
             passages.first.append(len(passages.spans))
             for span in _units(text, block.kind, block.start, block.end):

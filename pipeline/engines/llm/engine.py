@@ -91,7 +91,9 @@ class LLMEngine:
         fields = {
             "chunk_id": chunk["id"] + 1,
             "total": task["total"],
-            "excerpt": prompts.fence(chunk["text"], f"{chunk['document']}#{chunk['id']}"),
+            "excerpt": prompts.fence(
+                chunk["text"], f"{chunk['document']}#{chunk['id']}", chunk.get("section", ())
+            ),
         }
         if task["task"] in ("summarize", "remember"):
             system = prompts.MAP_SUMMARIZE_SYSTEM

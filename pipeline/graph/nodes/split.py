@@ -21,8 +21,12 @@ def make_split(engine: Engine, settings: Settings) -> NodeFn:
     def split(state: State) -> dict[str, Any]:
         documents = documents_of(state)
         # The extractive engine reads a chunk in microseconds, so it names a larger
-        # chunk size than a model's; LLMEngine leaves it to Settings.chunk_size.
-        chunks = split_documents(documents, settings, engine.chunk_size)
+        # chunk size than a model's; LLMEngine leaves it to Settings.chunk_size. A model's
+        # chunks are structured (whole rows and items, each with its heading path); the
+        # built-in engine reads each chunk's structure itself, so its split stays one scan.
+        chunks = split_documents(
+            documents, settings, engine.chunk_size, structured=engine.chunk_size is None
+        )
         task = state.get("task", "ask")
         emit("split", chunks=len(chunks))
         return {
