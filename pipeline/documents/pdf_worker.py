@@ -8,6 +8,13 @@ It caps its own address space first, so a decompression bomb dies here with Memo
 parent caps wall time and characters, and kills it when its request is cancelled.
 It is started by file path, not `-m pipeline...`, so it never imports the heavy pipeline
 package (langgraph, numpy) and starts in a fraction of a second.
+
+Two columns: pypdf's plain extraction follows the content stream, which is right for a
+page drawn column by column (TeX) but interleaves one drawn line by line across both
+columns ("The pump must be primed The filter is replaced"). Such a page is seen during
+the plain pass (most of its text lines go on across the page's middle, each from a left
+fragment straight to a right one), and only it is read again in pypdf's layout mode,
+whose fixed-width lines are cut at the gutter: the left column, then the right.
 """
 
 from __future__ import annotations
@@ -15,9 +22,19 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 import resource
 import sys
 from typing import Any
+
+INTERLEAVED_SHARE = 0.5
+"""A page is read by columns when at least this share of its text lines crosses the middle
+from a left fragment to a right one (a table row crosses too, but a table is not most of a
+page of text)."""
+MIN_INTERLEAVED_LINES = 3
+GUTTER = 2
+"""Blank characters a gutter is at least wide, in layout mode's fixed-width lines."""
+_SPACES = re.compile(r"[ \t]{2,}")
 
 
 def _limit(megabytes: int, cpu_s: int) -> None:
@@ -42,7 +59,7 @@ def extract(raw: bytes, max_pages: int, max_chars: int) -> dict[str, Any]:
         pages: list[str] = []
         total = 0
         for page in reader.pages:
-            text = page.extract_text() or ""
+            text = page_text(page)
             total += len(text)
             if total > max_chars:
                 return {"error": "too_many_chars", "chars": total}
@@ -52,6 +69,89 @@ def extract(raw: bytes, max_pages: int, max_chars: int) -> dict[str, Any]:
     except (PdfReadError, PyPdfError, ValueError, KeyError, TypeError, AttributeError) as exc:
         return {"error": "malformed", "detail": f"{type(exc).__name__}: {exc}"[:300]}
     return {"pages": pages}
+
+
+def page_text(page: Any) -> str:
+    """A page's text in reading order (see the module docstring on two columns)."""
+    box = page.mediabox
+    middle = float(box.left) + float(box.width) / 2
+    rows: dict[int, bool] = {}  # per text line (its baseline), whether it crossed the middle
+    last: list[tuple[float, bool]] = []
+
+    def visit(text: str, cm: Any, tm: Any, font: Any, size: Any) -> None:
+        if not text.strip():
+            return
+        x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
+        y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+        right = x >= middle
+        crossed = bool(last) and abs(last[0][0] - y) < 1 and right and not last[0][1]
+        rows[round(y)] = rows.get(round(y), False) or crossed
+        last[:] = [(y, right)]
+
+    text = page.extract_text(visitor_text=visit) or ""
+    crossing = sum(rows.values())
+    if crossing < max(MIN_INTERLEAVED_LINES, INTERLEAVED_SHARE * len(rows)):
+        return text
+    return by_columns(page.extract_text(extraction_mode="layout")) or text
+
+
+def by_columns(layout: str) -> str:
+    """Fixed-width page text with its columns one after the other: each run of lines split
+    by a gutter gives its left parts, then its right; a line across the gutter (a title)
+    or above or below both columns (a running header, a page number) stays where it is."""
+    lines = [line.rstrip() for line in layout.split("\n")]
+    gutter = _gutter(lines)
+    if gutter < 0:
+        return ""
+    out: list[str] = []
+    left: list[str] = []
+    right: list[str] = []
+
+    def close_run() -> None:
+        if not left:
+            return
+        out.extend(_unindent(left))
+        out.append("")
+        out.extend(_unindent(right))
+        out.append("")
+        left.clear()
+        right.clear()
+
+    two_sided = [i for i, line in enumerate(lines) if line[gutter:].strip()]
+    for i, line in enumerate(lines):
+        across = bool(line[gutter - GUTTER : gutter].strip())
+        if across or not two_sided[0] <= i <= two_sided[-1]:
+            close_run()  # a line across the gutter, or above or below both columns
+            out.append(" ".join(line.split()))
+        else:
+            left.append(line[:gutter])
+            right.append(line[gutter:])
+    close_run()
+    text = "\n".join(_SPACES.sub(" ", line.rstrip()) for line in out)
+    return re.sub(r"\n{3,}", "\n\n", text).strip("\n")
+
+
+def _gutter(lines: list[str]) -> int:
+    """The column just past the widest-supported gutter in the page's middle half, -1 if none:
+    blank there on nearly every line, with text after it on a good share of them."""
+    width = max((len(line) for line in lines), default=0)
+    text_lines = [line for line in lines if line.strip()]
+    if width < 20 or not text_lines:
+        return -1
+    best, support = -1, 0
+    for column in range(width // 4, 3 * width // 4):
+        blank = sum(1 for line in text_lines if not line[column - GUTTER : column].strip())
+        beyond = sum(1 for line in text_lines if line[column:].strip())
+        if blank >= 0.9 * len(text_lines) and beyond >= 0.3 * len(text_lines) and blank > support:
+            best, support = column, blank
+    return best
+
+
+def _unindent(lines: list[str]) -> list[str]:
+    """The lines less their common indent (layout mode pads them out to their x position)."""
+    indents = [len(line) - len(line.lstrip()) for line in lines if line.strip()]
+    cut = min(indents, default=0)
+    return [line[cut:] if line.strip() else "" for line in lines]
 
 
 def main() -> None:

@@ -10,14 +10,22 @@ def pdf_bytes(pages: list[str]) -> bytes:
 
     Only ASCII text without parentheses or backslashes, which need escaping in PDF strings.
     """
+    return pdf_drawn([[(72, 720, text)] for text in pages])
+
+
+def pdf_drawn(pages: list[list[tuple[int, int, str]]]) -> bytes:
+    """A valid PDF whose pages draw lines of 10-point Helvetica at (x, y) points, in the
+    order given (a page is 612 x 792 points, y up from the bottom): drawing two columns
+    line by line across the page is how some generators write them."""
     objects: list[bytes] = []
     count = len(pages)
     kids = " ".join(f"{3 + 2 * i} 0 R" for i in range(count))
     objects.append(b"<< /Type /Catalog /Pages 2 0 R >>")
     objects.append(f"<< /Type /Pages /Kids [{kids}] /Count {count} >>".encode())
     font = 3 + 2 * count
-    for i, text in enumerate(pages):
-        content = f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode()
+    for i, lines in enumerate(pages):
+        drawn = " ".join(f"BT /F1 10 Tf {x} {y} Td ({text}) Tj ET" for x, y, text in lines)
+        content = drawn.encode()
         objects.append(
             f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {4 + 2 * i} 0 R "
             f"/Resources << /Font << /F1 {font} 0 R >> >> >>".encode()

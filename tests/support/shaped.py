@@ -72,3 +72,90 @@ The unit has a web interface.
 - The web interface listens on all addresses.
 """
 """A Markdown report: a table with its header row, a procedure, bullets, a repeated sentence."""
+
+
+HTML_REFERENCE = """<!DOCTYPE html>
+<html><head><title>Pumpkit reference</title><style>dt { font-weight: bold; }</style></head>
+<body>
+<h1>Pumpkit reference<a class="headerlink" href="#top">¶</a></h1>
+<p>Pumpkit drives the P-series pumps from a script.</p>
+<h2>Options</h2>
+<dl>
+<dt><code>--prime</code></dt>
+<dd><p>Fills the housing with water before the first start, so the seal never runs dry.</p></dd>
+<dt><code>--drain</code></dt>
+<dd><p>Empties the housing after the last run of the day.</p>
+<p>Leave it off in frost-free rooms.</p></dd>
+<dt><code>--rate</code> <var>N</var></dt>
+<dd><p>Sets the flow to N litres a minute; the default is 40.</p></dd>
+</dl>
+<h2>Models</h2>
+<table>
+<thead><tr><th>Model</th><th>Flow (l/min)</th><th>Weight (kg)</th></tr></thead>
+<tbody>
+<tr><td>P-100</td><td>40</td><td>12</td></tr>
+<tr><td>P-200</td><td>85</td><td>19</td></tr>
+<tr><td>P-300</td><td>130</td><td>27</td></tr>
+</tbody>
+</table>
+<h2>Example</h2>
+<p>A script that primes the pump and runs it at 60 litres a minute:</p>
+<pre>import pumpkit
+pump = pumpkit.open("/dev/pump0")
+pump.prime()
+pump.run(rate=60)</pre>
+<h2>Maintenance</h2>
+<p>To replace the filter:</p>
+<ol><li>Stop the pump.</li><li>Unscrew the filter cap.</li><li>Insert a new F7 cartridge.</li></ol>
+</body></html>
+"""
+"""A library's HTML reference page: a definition list, a table, a code block, steps."""
+
+MANUAL_HEADER = "Acme P-series pump manual"
+
+TWO_COLUMN_PAGES: list[list[tuple[int, int, str]]] = [
+    [
+        (72, 750, MANUAL_HEADER),
+        *(
+            line
+            for row, (left, right) in enumerate(pair)
+            for line in ((72, 700 - 14 * row, left), (320, 700 - 14 * row, right))
+        ),
+        (72, 60, f"Page {number}"),
+    ]
+    for number, pair in enumerate(
+        [
+            [
+                ("Priming", "Filters"),
+                ("The pump must be primed", "The filter is replaced"),
+                ("before the first start.", "every 400 hours of use."),
+                ("Open the bleed valve", "Use only type F7"),
+                ("and fill the housing.", "cartridges in it."),
+            ],
+            [
+                ("Storage", "Noise"),
+                ("Drain the housing before", "A worn bearing hums"),
+                ("storing the pump in frost.", "at about 120 Hz."),
+                ("Keep it in a dry room.", "Replace the bearing then."),
+            ],
+            [
+                ("Warranty", "Service"),
+                ("The warranty lasts", "Service centres are"),
+                ("five years from purchase.", "listed on the website."),
+            ],
+        ],
+        start=1,
+    )
+]
+"""A PDF manual's pages, drawn line by line across two columns under a running header
+and over a page number (positions for tests.support.documents.pdf_drawn)."""
+
+ONE_COLUMN_PAGES: list[list[tuple[int, int, str]]] = [
+    [(72, 750, MANUAL_HEADER), *((72, 720 - 14 * i, line) for i, line in enumerate(lines))]
+    for lines in (
+        ["The pump must be primed before the first start.", "Open the bleed valve first."],
+        ["Drain the housing before storing the pump in frost."],
+        ["The warranty lasts five years from purchase."],
+    )
+]
+"""A PDF whose running header sits right above each page's first line."""

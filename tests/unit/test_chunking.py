@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from pipeline import Settings
 from pipeline.graph.chunking import quantised_chars_per_token, split_documents
 from pipeline.text.boundaries import Break, Sizes, candidate_breaks, content_defined_cuts
+from pipeline.text.layout import analyse
+from pipeline.text.structure import Kind
 from pipeline.text.tokens import count_tokens
 from pipeline.types import DocumentText
 
@@ -134,3 +136,77 @@ def test_a_small_edit_does_not_change_the_chunk_size() -> None:
     assert quantised_chars_per_token(text) == quantised_chars_per_token(text + " One more.") == 4
     japanese = "港の貨物は週ごとに増えた。" * 50
     assert quantised_chars_per_token(japanese) == quantised_chars_per_token(japanese + "新しい文。")
+
+
+def structured_report(parts: int) -> str:
+    """Sections of prose, hard-wrapped list items of two sentences and rows holding '. '."""
+    sections = []
+    for p in range(parts):
+        items = "".join(
+            f"- Crane {p}.{i} lifts {i * 3} tonnes. It was serviced in\n  week {i} of the year.\n"
+            for i in range(6)
+        )
+        rows = "".join(
+            f"| Berth {p}.{i} | Cargo fell. Then rose to {i * 9} t. |\n" for i in range(6)
+        )
+        sections.append(
+            f"## Part {p}\n\n{paragraphs(2)}\n\nThe cranes:\n\n{items}\n"
+            f"| Berth | Note |\n|---|---|\n{rows}"
+        )
+    return "# Harbour report\n\n" + "\n".join(sections)
+
+
+def _inside_units(text: str, offsets: list[int]) -> list[int]:
+    units = [(b.start, b.end) for b in analyse(text) if b.kind in (Kind.ITEM, Kind.ROW)]
+    return [at for at in offsets if any(start < at < end for start, end in units)]
+
+
+def test_a_models_chunks_never_cut_a_row_or_item_and_carry_their_heading_path() -> None:
+    text = structured_report(30)
+    document = [DocumentText(id="d", text=text)]
+    settings = Settings(chunk_size=120, chunk_overlap=20)
+    plain = split_documents(document, settings)
+    assert _inside_units(text, [c["end"] for c in plain]), "a plain split does cut them"
+    chunks = split_documents(document, settings, structured=True)
+    assert len(chunks) > 20
+    assert not _inside_units(text, [c["end"] for c in chunks] + [c["start"] for c in chunks])
+    for chunk in chunks:
+        part = text.rfind("## Part ", 0, chunk["start"] + 1)
+        if part < 0:
+            assert chunk["section"] == []
+            continue
+        heading = text[part + 3 : text.index("\n", part)]
+        own_first_line = part == chunk["start"]
+        assert chunk["section"] == (
+            ["Harbour report"] if own_first_line else ["Harbour report", heading]
+        )
+
+
+def test_a_models_chunks_stay_content_defined_after_an_edit() -> None:
+    text = structured_report(60)
+    settings = Settings(chunk_size=300, chunk_overlap=0)
+
+    def texts(text: str) -> set[str]:
+        document = [DocumentText(id="d", text=text)]
+        return {c["text"] for c in split_documents(document, settings, structured=True)}
+
+    before = texts(text)
+    assert len(before) > 30
+    inserted = "A new paragraph about the harbour master. It has two sentences.\n\n"
+    changed = []
+    for at in [m.start() for m in re.finditer("The cranes:", text)][5::9]:
+        changed.append(len(texts(text[:at] + inserted + text[at:]) - before))
+    assert max(changed) <= 3, changed
+
+
+def test_a_pdfs_chunks_carry_the_page_starts_inside_them() -> None:
+    pages = [paragraphs(8) for _ in range(6)]
+    text = "\n\n".join(pages)
+    starts = [sum(len(p) + 2 for p in pages[:i]) for i in range(6)]
+    document = DocumentText(id="d.pdf", text=text, page_starts=starts)
+    chunks = split_documents([document], Settings(chunk_size=300))
+    assert len(chunks) > 3
+    for chunk in chunks:
+        inside = [s - chunk["start"] for s in starts if chunk["start"] < s < chunk["end"]]
+        assert chunk["page_starts"] == [0, *inside]
+    assert "page_starts" not in split_documents([DocumentText(id="t", text=text)], Settings())[0]

@@ -59,7 +59,27 @@ def test_utf16_with_bom_and_utf8_bom_decode(tmp_path: Path) -> None:
 def test_html_loses_scripts_styles_and_tags_but_keeps_blocks_on_lines() -> None:
     page = html_page("<h1>Title</h1><p>One <a href='#'>link</a>.</p><ul><li>a</li><li>b</li></ul>")
     text = from_bytes(page.encode(), "p.html", Settings()).text
-    assert text == "Title\nOne link.\na\nb"
+    assert text == "# Title\n\nOne link.\n\n- a\n- b"
+
+
+def test_html_structure_is_written_as_markdown_the_structure_pass_reads() -> None:
+    page = (
+        "<h2>Use ¶</h2><ol><li>Open<ul><li>a<li>b</ul><li>Close</ol>"
+        "<dl><dt>--drain</dt><dd><p>Empties it.</p><p>Daily.</p></dd><dt>--rate</dt><dd>Sets it."
+        "</dl><table><tr><th><p>Model</p><th>Flow</th></tr><tr><td>P|1</td><td>40</td></tr>"
+        "</table><pre>\nrun()\n  stop()</pre><p>a<br>b</p>"
+    )
+    assert html_text(page) == (
+        "## Use\n\n1. Open\n   - a\n   - b\n2. Close\n\n--drain\n    Empties it.\n\n"
+        "    Daily.\n\n--rate\n    Sets it.\n\n| Model | Flow |\n|---|---|\n| P\\|1 | 40 |\n\n"
+        "```\nrun()\n  stop()\n```\n\na\nb"
+    )
+
+
+def test_deeply_nested_html_lists_stay_linear() -> None:
+    depth = 20_000  # a line per level at full depth would be 20,000 x 80,000 characters
+    text = html_text("<ul><li>x" * depth + "</li></ul>" * depth)
+    assert len(text) < 40 * depth
 
 
 def test_pdf_over_the_character_cap_is_refused() -> None:
@@ -116,7 +136,7 @@ def test_html_text_is_the_visible_text_for_awkward_markup() -> None:
         "<noscript><p>no</p></noscript><template><p>no</p></template>"
         "<script>if (a</b) {}</script><style>p{}</style><p>a < b</p><div>unclosed <a href='"
     )
-    assert html_text(page) == "quoted\nx < y & z\na < b\nunclosed"
+    assert html_text(page) == "quoted\n\nx < y & z\n\na < b\n\nunclosed"
 
 
 async def test_cancelling_an_ask_stops_the_html_parse_it_started(tmp_path: Path) -> None:

@@ -130,3 +130,10 @@ def test_map_prompt_tells_the_model_to_skip_a_different_entitys_fact() -> None:
     assert "different" in rule
     assert "no information" in rule
     assert "relevance 0" in rule
+
+
+def test_a_section_path_reads_in_the_fence_tag_and_cannot_break_out_of_it() -> None:
+    fenced = prompts.fence("text", "a.md#2", ["Results", 'Q4 "final" <b>'])
+    first = fenced.splitlines()[0]
+    assert first == '<document id="a.md#2" section="Results > Q4 &quot;final&quot; &lt;b>">'
+    assert prompts.fence("text", "a.md#2", []).splitlines()[0] == '<document id="a.md#2">'

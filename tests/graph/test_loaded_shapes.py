@@ -1,0 +1,100 @@
+"""Answers on loaded HTML pages and PDFs: the structure the loader keeps reaches the answer."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from pipeline import AskResult, Settings, ask, prompts
+from pipeline.text.layout import analyse
+from pipeline.text.structure import Kind
+from tests.support.documents import pdf_drawn
+from tests.support.fakes import FakeChatModel
+from tests.support.shaped import (
+    HTML_REFERENCE,
+    MANUAL_HEADER,
+    ONE_COLUMN_PAGES,
+    TWO_COLUMN_PAGES,
+)
+
+
+def _ask(path: Path, question: str) -> tuple[AskResult, str]:
+    result = ask(path, question, include_documents=True)
+    assert result.citations
+    assert result.documents
+    text = result.documents[0].text
+    for citation in result.citations:
+        assert text[citation.start : citation.end] == citation.quote  # still exact spans
+    return result, text
+
+
+def _page(tmp_path: Path) -> Path:
+    path = tmp_path / "pumpkit.html"
+    path.write_text(HTML_REFERENCE)
+    return path
+
+
+def test_an_html_definition_is_answered_with_its_term(tmp_path: Path) -> None:
+    result, _ = _ask(_page(tmp_path), "What does the --drain option do?")
+    assert result.answer.startswith("--drain: Empties the housing after the last run of the day.")
+
+
+def test_an_html_table_row_is_shown_with_its_header_cells(tmp_path: Path) -> None:
+    result, _ = _ask(_page(tmp_path), "What is the weight of the P-200?")
+    assert result.answer.startswith("P-200 — Flow (l/min): 85; Weight (kg): 19")
+
+
+def test_html_steps_come_whole_under_their_lead_in(tmp_path: Path) -> None:
+    result, _ = _ask(_page(tmp_path), "How do I replace the filter?")
+    assert result.answer.splitlines() == [
+        "To replace the filter:",
+        "1. Stop the pump.",
+        "2. Unscrew the filter cap.",
+        "3. Insert a new F7 cartridge.",
+    ]
+
+
+def test_html_pre_is_code_and_headings_are_headings(tmp_path: Path) -> None:
+    _, text = _ask(_page(tmp_path), "How does a script run the pump at 60 litres a minute?")
+    kinds = {text[b.start : b.end]: b.kind for b in analyse(text)}
+    code = next(span for span, kind in kinds.items() if kind == Kind.CODE)
+    assert "pump.run(rate=60)" in code
+    assert code.startswith("```")
+    assert kinds["## Models"] == Kind.HEADING
+    assert kinds["# Pumpkit reference"] == Kind.HEADING
+
+
+def test_a_two_column_pdf_page_is_read_column_by_column(tmp_path: Path) -> None:
+    path = tmp_path / "manual.pdf"
+    path.write_bytes(pdf_drawn(TWO_COLUMN_PAGES))
+    result, _ = _ask(path, "How often is the filter replaced?")
+    assert result.answer.startswith("The filter is replaced every 400 hours of use.")
+    assert "primed" not in result.answer
+
+
+def test_a_pdf_running_header_stays_out_of_the_answer(tmp_path: Path) -> None:
+    path = tmp_path / "manual.pdf"
+    path.write_bytes(pdf_drawn(ONE_COLUMN_PAGES))
+    result, _ = _ask(path, "When must the pump be primed?")
+    assert result.answer.startswith("The pump must be primed before the first start.")
+    assert MANUAL_HEADER not in result.answer
+    result, _ = _ask(path, "How long does the warranty last?")
+    assert result.answer.startswith("The warranty lasts five years from purchase.")
+
+
+def test_a_models_map_prompt_names_the_section_each_chunk_sits_in() -> None:
+    parts = "\n\n".join(
+        f"## Berth {p}\n\n" + " ".join(f"Ship {p}.{s} unloaded {s} tonnes." for s in range(40))
+        for p in range(6)
+    )
+    model = FakeChatModel()
+    ask(
+        "# Harbour log\n\n" + parts,
+        "How much did ship 4.7 unload?",
+        model=model,
+        settings=Settings(chunk_size=120, chunk_overlap=0),
+    )
+    maps = [p for p in model.prompts if prompts.EXCERPT_LABEL in p]
+    assert len(maps) > 6
+    sections = {m.group(1) for p in maps for m in [re.search(r'section="([^"]*)"', p)] if m}
+    assert {"Harbour log > Berth 2", "Harbour log > Berth 5"} <= sections
