@@ -4,8 +4,9 @@ load.py    inputs -> validated DocumentTexts: ids, size limit (the one place tha
 budget.py  the limits a load runs under: cancellation, CPU seconds per document
 sniff.py   the file type, told from content: PDF, HTML or text; binary formats refused
 decode.py  bytes -> str by BOM, else UTF-8
-html.py    the visible text of an HTML page, in one linear pass
-pdf.py     PDF text with page starts, parsed in a capped child process (pdf_worker.py)
+html.py    the visible text of an HTML page as Markdown, in one linear pass
+pdf.py     PDF text with page starts, parsed in a capped child process (pdf_worker.py,
+           which reads a page drawn across two columns column by column)
 """
 
 from pipeline.documents.load import (

@@ -92,7 +92,11 @@ def page_text(page: Any) -> str:
     crossing = sum(rows.values())
     if crossing < max(MIN_INTERLEAVED_LINES, INTERLEAVED_SHARE * len(rows)):
         return text
-    return by_columns(page.extract_text(extraction_mode="layout")) or text
+    try:
+        layout = page.extract_text(extraction_mode="layout")
+    except Exception:  # layout mode is pypdf's newer code: a page it fails on reads as before
+        return text
+    return by_columns(layout) or text
 
 
 def by_columns(layout: str) -> str:
