@@ -212,6 +212,8 @@ class _Markdown:
             self._parts.append(data)
 
     def start(self, tag: str) -> None:
+        if tag not in BLOCKS and tag != "thead":
+            return  # inline (<a>, <code>, <span>): its text runs on in the line
         table = self._tables[-1] if self._tables else None
         outermost = table is not None and len(self._tables) == 1
         if (outermost or tag == "table") and self._table_start(tag):
@@ -248,6 +250,8 @@ class _Markdown:
             self._flush()
 
     def end(self, tag: str) -> None:
+        if tag not in BLOCKS and tag != "thead":
+            return
         if self._tables and (tag in ("table", "tr", "td", "th", "thead") and self._table_end(tag)):
             return
         if self._tables and self._tables[-1].cell is not None:
