@@ -169,3 +169,13 @@ async def test_cancelling_an_ask_kills_the_pdf_parser_it_started(tmp_path: Path)
     with pytest.raises(TimeoutError):
         await asyncio.wait_for(aask(path, "Where was Acme founded?"), 0.1)
     assert pdf_children() == []
+
+
+@pytest.mark.slow
+def test_a_pdf_larger_than_a_pipe_buffer_loads() -> None:
+    line = "Berth seven handled more cargo this week than in any week before it."
+    raw = pdf_bytes([f"{line * 3} Page {n}." for n in range(600)])  # ~270 KB: 4 pipe buffers
+    assert len(raw) > 4 * 65_536
+    loaded = from_bytes(raw, "big.pdf", Settings(load_timeout_s=30))
+    assert len(loaded.page_starts) == 600
+    assert loaded.text.startswith(line)
