@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import Any
 
@@ -101,10 +102,11 @@ class ExtractiveEngine:
         )
 
     async def combine(self, findings: list[Finding], goal: str, meter: Meter) -> Finding:
-        # Keep as many sentences as the largest input had: two or more findings with
-        # evidence then always shrink (e.g. 3 findings x 3 quotes -> 3 quotes).
-        keep = max(len(f.evidence) for f in findings)
+        # Keep half the sentences, or as many as the largest input had if that is more:
+        # two or more findings with evidence then always shrink (3 findings x 3 quotes ->
+        # 5), and a summary's group of 7 chunks x 2 sections keeps 7 sections, not 2.
         pool = _distinct(e for f in findings for e in f.evidence)
+        keep = max(max(len(f.evidence) for f in findings), math.ceil(len(pool) / 2))
         evidence = sorted(pool, key=lambda e: -e.score)[:keep]
         best = max(findings, key=lambda f: (f.relevance, f.confidence))
         return Finding(

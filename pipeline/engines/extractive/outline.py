@@ -138,7 +138,7 @@ def summary_candidates(
 
     `at_start`: the chunk starts its document, so it holds the title and lead.
     """
-    return _Outline(Passages.read(text), focus).candidates(at_start)
+    return _Outline(Passages.read(text), focus, at_start).candidates()
 
 
 def choose(texts: list[str], scores: list[float], words: int) -> list[int]:
@@ -176,7 +176,8 @@ def as_sentence(text: str) -> str:
 class _Outline:
     """One chunk's units with what the summary needs to know about each."""
 
-    def __init__(self, passages: Passages, focus: frozenset[str]) -> None:
+    def __init__(self, passages: Passages, focus: frozenset[str], at_start: bool) -> None:
+        self.at_start = at_start
         self.p = passages
         self.s = passages.structure
         self.focus = focus
@@ -184,21 +185,21 @@ class _Outline:
         self.reads = [self._read(u) for u in range(len(passages.spans))]
         self.terms = [tokens(r) for r in self.reads]
         self.releases = self._releases()
-        self.title = self._title()
+        self.title = self._title() if at_start else []
         self.title_terms = frozenset(t for u in self.title for t in self.terms[u])
         self.usable = self._usable()
 
     # -- the tiers -------------------------------------------------------------------------
 
-    def candidates(self, at_start: bool) -> list[Pick]:
+    def candidates(self) -> list[Pick]:
         picks: dict[int, Pick] = {}
         taken: set[int] = set()
-        if at_start:
+        if self.at_start:
             for pick, units in self._lead():
                 picks[units[0]] = pick
                 taken.update(units)
         if self.releases:
-            self._add(picks, taken, self._release_entries(latest=at_start))
+            self._add(picks, taken, self._release_entries(latest=self.at_start))
         else:
             self._add(picks, taken, self._sections())
             self._add(picks, taken, self._details(taken))
@@ -298,22 +299,26 @@ class _Outline:
 
     def _sections(self) -> list[Pick]:
         """Each section's first sentence that reads alone, ranked by the section's depth
-        (top level +0.6, the next +0.3) and then by centrality."""
+        (top level +0.6, the next +0.3) and then by centrality. Text before a later chunk's
+        first heading goes on a section whose heading the chunk before holds (-1 here):
+        it ranks with subsections two levels down, below any section whose heading is here."""
         first: dict[int, int] = {}
         for unit in range(len(self.reads)):
             if not self.usable[unit] or self._under_term(unit):
                 continue
             heading = self.s.section(self.p.blocks[unit])
+            if heading < 0 and self.at_start:
+                continue  # the document's opening: the lead's place
             titled = heading >= 0 and self.first_unit(heading) in self.title
-            if heading >= 0 and not titled and heading not in first and self._alone(unit):
+            if not titled and heading not in first and self._alone(unit):
                 first[heading] = unit
         if not first:
             return []
-        levels = sorted({self.s[h].level for h in first})
+        levels = sorted({self.s[h].level for h in first if h >= 0})
         central = self._centrality(list(first.values()))
         picks = []
         for (heading, unit), share in zip(first.items(), central, strict=True):
-            depth = levels.index(self.s[heading].level)
+            depth = levels.index(self.s[heading].level) if heading >= 0 else 2
             picks.append(self._pick(unit, SECTION + max(0.0, 0.6 - 0.3 * depth) + 0.29 * share))
         return picks
 
