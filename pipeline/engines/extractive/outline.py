@@ -106,6 +106,8 @@ _CODE_START = re.compile(r"(?:\$|>>>|#include|\[Function\]|\[Macro\]|\[Variable\
 _ENTRY_LABEL = re.compile(r"^(?:[-*•]\s+)?(?:[\w./,*-]+(?:\s+\([^)]*\))?:\s+)?")
 _NAME_WORD = re.compile(r"[_*]|^\W*[A-Z]{2,}\W*$")
 _CJK_END = re.compile(f"[{CJK}]")
+# Prose opens with a word, a number or a quote; '{ Begin a block', '= Print' are syntax.
+_OPENS_PROSE = re.compile(f"[\\w\"'“‘{CJK}]")
 _STRONG = re.compile(r"\*\*(.+?)\*\*")
 _MARKS = re.compile(r"^(?:[-*+•◦‣▪·]|\d{1,3}[.)])\s+|^[*_]+|[*_]+$")
 _OUTLINE_MODE = re.compile(r"\s*-\*-.*?-\*-\s*")
@@ -325,8 +327,9 @@ class _Outline:
     def _releases(self) -> list[int]:
         """A changelog's release headings, newest first; empty if this is no changelog.
 
-        A changelog is a text where at least three headings, and most of those at the
-        level they share, carry a version or a date.
+        A changelog is a text where at least three headings carry a version or a date, and
+        at the level they share most of the headings do, or the first one does (a NEWS
+        file whose older entries are outline items that read as headings).
         """
         headings = [b for b in range(len(self.s)) if self.s.kind(b) == Kind.HEADING]
         dated = [h for h in headings if _is_release(self._heading_line(h))]
@@ -335,7 +338,7 @@ class _Outline:
         level = Counter(self.s[h].level for h in dated).most_common(1)[0][0]
         dated = [h for h in dated if self.s[h].level == level]
         peers = [h for h in headings if self.s[h].level == level]
-        if 2 * len(dated) <= len(peers):
+        if 2 * len(dated) <= len(peers) and peers[0] != dated[0]:
             return []
         versions = [_version(self._heading_line(h)) for h in dated]
         if versions[0] and versions[-1] and versions[-1] > versions[0]:
@@ -350,13 +353,7 @@ class _Outline:
         picks: list[Pick] = []
         skip = 0 if latest else LATEST_RELEASES
         for rank, release in enumerate(self.releases[:OLDER_RELEASES], start=skip):
-            entries = [
-                u
-                for u in range(len(self.reads))
-                if self.usable[u]
-                and release in self.s.heading_path(self.p.blocks[u])
-                and self._opens_block(u)
-            ]
+            entries = self._entries(release)
             if rank >= LATEST_RELEASES:
                 entries = entries[:1]
             for index, unit in enumerate(entries):
@@ -410,8 +407,9 @@ class _Outline:
             kind = self.s.kind(self.p.blocks[unit])
             usable.append(
                 kind in (Kind.PARAGRAPH, Kind.ITEM)
+                and _OPENS_PROSE.match(read) is not None
                 and not repeated
-                and _CLOSED.search(read) is not None
+                and (_CLOSED.search(read) is not None or self._whole_item(unit))
                 and len(self.terms[unit]) >= MIN_TERMS
                 and not _codeish(read)
                 and not _BOILERPLATE.search(read)
@@ -420,6 +418,11 @@ class _Outline:
                 and not self._dangles(unit)
             )
         return usable
+
+    def _whole_item(self, unit: int) -> bool:
+        """A list item read whole: an entry needs no full stop ('* Use https in Format')."""
+        block = self.s[self.p.blocks[unit]]
+        return block.kind == Kind.ITEM and self.p.spans[unit] == (block.start, block.end)
 
     def _alone(self, unit: int) -> bool:
         """Usable and short enough to represent a section or the document."""
@@ -440,8 +443,22 @@ class _Outline:
         """Part of a definition entry (an option's description): a detail, not a section."""
         return any(self.s.kind(b) == Kind.TERM for b in self.s.ancestors(self.p.blocks[unit]))
 
-    def _opens_block(self, unit: int) -> bool:
-        return unit == 0 or self.p.blocks[unit - 1] != self.p.blocks[unit]
+    def _entries(self, release: int) -> list[int]:
+        """A release's entries: the first sentence that reads alone of each of its blocks
+        (an item, or a ChangeLog entry whose unpunctuated title line is no sentence)."""
+        found: dict[int, int] = {}
+        for unit in range(self.p.first[release] + 1, len(self.reads)):
+            block = self.p.blocks[unit]
+            if release not in self.s.heading_path(block):
+                if (
+                    self.s.kind(block) == Kind.HEADING
+                    and self.s[block].level <= self.s[release].level
+                ):
+                    break
+                continue
+            if block not in found and self._alone(unit):
+                found[block] = unit
+        return list(found.values())
 
     def _in_boilerplate_section(self, unit: int) -> bool:
         path = self.s.heading_path(self.p.blocks[unit])
