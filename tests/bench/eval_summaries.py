@@ -174,7 +174,8 @@ def main() -> None:
     for shape, oks in sorted(passed.items()):
         print(f"{shape:<10} {sum(oks):>3}/{len(oks)}")
     every = [ok for oks in passed.values() for ok in oks]
-    print(f"{'overall':<10} {sum(every):>3}/{len(every)}  ({sum(every) / len(every):.2f} read right)")
+    share = sum(every) / len(every)
+    print(f"{'overall':<10} {sum(every):>3}/{len(every)}  ({share:.2f} read right)")
 
 
 if __name__ == "__main__":
