@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 
 from pipeline import Settings, SummaryResult, summarize
+from pipeline.cache.keys import CacheScope
 from pipeline.engines.extractive.lexrank import count_words
+from pipeline.types import Chunk, ChunkTask
 
 OFF = Settings(cache="off")
 
@@ -275,3 +277,27 @@ def test_a_long_document_read_in_many_chunks_keeps_its_lead_first_and_its_sectio
     for citation in pieces.citations:
         assert USER_MANUAL[citation.start : citation.end] == citation.quote
     assert _words(whole.summary)[:12] == _words(pieces.summary)[:12]
+
+
+def test_a_cached_summary_reading_is_reused_only_where_it_means_the_same() -> None:
+    """The start of a document is read for its title and lead, so a chunk's reading there is
+    keyed apart from the same text further in; elsewhere the position stays out of the key."""
+    scope = CacheScope.of("extractive", Settings())
+
+    def key(start: int) -> str:
+        chunk = Chunk(id=0, document="d", start=start, end=start + 20, text="Some chunk text here")
+        return scope.key(
+            ChunkTask(
+                chunk=chunk,
+                question="",
+                task="summarize",
+                instructions="",
+                words=0,
+                hints={},
+                total=1,
+                run="r",
+            )
+        )
+
+    assert key(0) != key(100)
+    assert key(100) == key(5000)
