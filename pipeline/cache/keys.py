@@ -6,6 +6,7 @@ and its model, the prompts that ask for the reading, and the settings marked
 `shapes_output` (pipeline/config.py). The chunk's position (its number, its document's
 name) is left out on purpose: the prompt shows it only as a label, and leaving it out is
 what lets an edited document reuse the readings of every chunk the edit did not touch.
+Only whether the chunk starts its document is kept: a summary reads the title and lead there.
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ from pipeline import prompts
 from pipeline.config import Settings
 from pipeline.types import ChunkTask
 
-FORMAT = 2
+FORMAT = 3
 """Bumped when what a cached reading means changes (how code turns a reply into a Finding);
-2: readings keep their missing terms and how each quote reads (Evidence.display)."""
+2: readings keep their missing terms and how each quote reads (Evidence.display); 3: the
+built-in engine's summary readings are tiered by structure (title, sections, releases)."""
 
 MAP_PROMPTS = (
     "DATA_RULE",
@@ -79,6 +81,7 @@ class CacheScope:
                 "instructions": task["instructions"],
                 "words": task["words"],
                 "hints": task["hints"],
+                "starts_document": task["chunk"]["start"] == 0,
             }
         )
 

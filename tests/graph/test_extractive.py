@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -133,8 +134,10 @@ def test_summary_cites_real_sentences_within_the_word_budget(words: int) -> None
     result = summarize(path, words=words)
     assert 0.5 * words <= count_words(result.summary) <= words
     _assert_citations_slice_back(result, text)
-    # The summary is the cited sentences themselves, in document order.
-    assert result.summary == " ".join(c.quote for c in result.citations)
+    # The summary is the cited spans themselves as they read (the title's heading marks
+    # dropped), in document order: word for word the same.
+    words_of = re.compile(r"\w+").findall
+    assert words_of(result.summary) == words_of(" ".join(c.quote for c in result.citations))
     starts = [c.start for c in result.citations]
     assert starts == sorted(starts)
 
@@ -166,7 +169,11 @@ def test_japanese_document_is_summarized_with_cited_sentences() -> None:
     path = SAMPLES / "ja_product_history.txt"
     result = summarize(path, words=150)
     _assert_citations_slice_back(result, path.read_text())
-    assert all(c.quote.endswith("。") for c in result.citations)
+    title, *sentences = result.citations
+    assert title.quote == "澄川製茶株式会社　百年の歩み"
+    assert result.summary.startswith("澄川製茶株式会社　百年の歩み。")
+    assert sentences
+    assert all(c.quote.endswith("。") for c in sentences)
     assert count_words(result.summary) <= 150
 
 

@@ -1,14 +1,15 @@
-"""ExtractiveEngine: the Engine protocol with no model: BM25 sentence retrieval and LexRank."""
+"""ExtractiveEngine: the Engine protocol with no model: BM25 retrieval, summaries by structure."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
 from pipeline.config import Settings
-from pipeline.engines.extractive import conversation, lexrank
+from pipeline.engines.extractive import conversation, lexrank, outline
 from pipeline.engines.extractive.memory_notes import remembered_sentences
 from pipeline.engines.extractive.passages import Passages
 from pipeline.engines.extractive.retrieval import (
@@ -101,10 +102,11 @@ class ExtractiveEngine:
         )
 
     async def combine(self, findings: list[Finding], goal: str, meter: Meter) -> Finding:
-        # Keep as many sentences as the largest input had: two or more findings with
-        # evidence then always shrink (e.g. 3 findings x 3 quotes -> 3 quotes).
-        keep = max(len(f.evidence) for f in findings)
+        # Keep half the sentences, or as many as the largest input had if that is more:
+        # two or more findings with evidence then always shrink (3 findings x 3 quotes ->
+        # 5), and a summary's group of 7 chunks x 2 sections keeps 7 sections, not 2.
         pool = _distinct(e for f in findings for e in f.evidence)
+        keep = max(max(len(f.evidence) for f in findings), math.ceil(len(pool) / 2))
         evidence = sorted(pool, key=lambda e: -e.score)[:keep]
         best = max(findings, key=lambda f: (f.relevance, f.confidence))
         return Finding(
@@ -163,20 +165,17 @@ class ExtractiveEngine:
         )
         if not pool:
             return Draft(text="")
-        # Chat memory ranks by the reader's own scores: centrality would keep chatter.
-        remember = task == "remember"
-        picked = lexrank.select(
-            [e.quote for e in pool],
-            [e.score for e in pool],
-            words,
-            local_share=1.0 if remember else lexrank.LOCAL_SHARE,
-            focus=frozenset() if remember else lexrank.focus_terms(instructions),
-        )
+        if task == "remember":  # chat memory ranks by the reader's own scores
+            picked = lexrank.select(
+                [e.quote for e in pool], [e.score for e in pool], words, local_share=1.0
+            )
+        else:  # tiered by structure in the map step (see outline.py)
+            picked = outline.choose([e.reads for e in pool], [e.score for e in pool], words)
         if not picked:  # even the shortest sentence is over budget: cut the best one
             picked_evidence = [_cut(max(pool, key=lambda e: e.score), words)]
         else:
             picked_evidence = [pool[i] for i in sorted(picked)]  # back in document order
-        return Draft(text=" ".join(e.quote for e in picked_evidence), evidence=picked_evidence)
+        return Draft(text=" ".join(e.reads for e in picked_evidence), evidence=picked_evidence)
 
     async def chat(self, prompt: ChatPrompt, meter: Meter) -> str:
         question = prompt.message.text
@@ -200,14 +199,17 @@ class ExtractiveEngine:
         )
 
     def _summarize_chunk(self, chunk: Chunk, focus: frozenset[str]) -> Finding:
-        candidates = lexrank.central_sentences(chunk["text"], focus)
+        # Only the chunk that starts its document holds the title and the lead.
+        candidates = outline.summary_candidates(chunk["text"], focus, at_start=chunk["start"] == 0)
         return Finding(
             chunk=chunk["id"],
             chunks=[chunk["id"]],
             relevance=10 if candidates else 0,
-            answer="the chunk's most central sentences" if candidates else "no information",
-            evidence=[evidence_at(chunk, c.start, c.end, c.score) for c in candidates],
-            rationale=f"{len(candidates)} most central sentences",
+            answer="the chunk's title, sections and central sentences"
+            if candidates
+            else "no information",
+            evidence=[evidence_at(chunk, c.start, c.end, c.score, c.text) for c in candidates],
+            rationale=f"{len(candidates)} candidates by structure",
             confidence=5 if candidates else 0,
         )
 

@@ -1,4 +1,4 @@
-"""Extractive summaries: LexRank centrality per chunk, then a global length-bounded selection."""
+"""LexRank centrality, focus terms, word counts, and the length-bounded pick for chat memory."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from pipeline.engines.extractive.sentences import is_heading, sentence_spans
 from pipeline.engines.extractive.terms import query_terms, tokens
 from pipeline.text.scripts import CJK
 
@@ -40,8 +39,6 @@ _INSTRUCTION_WORDS = frozenset(
     )
 )
 
-# Sentences end in punctuation, optionally closed by a quote or bracket; titles do not.
-_CLOSED = re.compile(r"[.!?。！？][\"'”’」』)）\]*]*$")
 _CJK_CHAR = re.compile(f"[{CJK}]")
 _WORD = re.compile(f"[^\\W{CJK}]+")
 
@@ -72,37 +69,6 @@ def focus_boost(terms: list[str], focus: frozenset[str]) -> float:
     """Score multiplier for a sentence with these terms (see FOCUS_WEIGHT); 1.0 without focus."""
     held = len(focus.intersection(terms))
     return 1 + FOCUS_WEIGHT * (1 + held / len(focus)) / 2 if held else 1.0
-
-
-def central_sentences(text: str, focus: frozenset[str] = frozenset()) -> list[Candidate]:
-    """The chunk's most central sentences: about a fifth of them, at least three.
-
-    A chunk of 40 sentences offers its 8 best, so even a 250-word summary of a
-    one-chunk document has more candidates (~8 x 25 words) than it can use. With focus
-    terms (see focus_terms), centrality is weighted by focus_boost before choosing.
-    """
-    every = [(s, e, tokens(text[s:e])) for s, e in sentence_spans(text)]  # stem once
-    kept = [(s, e, terms) for s, e, terms in every if _is_prose(text[s:e], terms)]
-    if not kept:
-        kept = every[:1]  # a one-line text still gets its summary
-    if not kept:
-        return []
-    spans = [(s, e) for s, e, _ in kept]
-    scores = lexrank(tfidf_matrix([terms for _, _, terms in kept]))
-    scores = scores * np.array([focus_boost(terms, focus) for _, _, terms in kept])
-    keep = max(3, math.ceil(len(spans) / 5))
-    best = sorted(range(len(spans)), key=lambda i: -scores[i])[:keep]
-    return [Candidate(spans[i][0], spans[i][1], float(scores[i])) for i in sorted(best)]
-
-
-def _is_prose(sentence: str, terms: list[str]) -> bool:
-    """A full sentence: not a heading, a label or a table row, and long enough to say something."""
-    return (
-        not is_heading(sentence)
-        and not sentence.startswith("|")
-        and _CLOSED.search(sentence) is not None
-        and len(terms) >= MIN_TERMS
-    )
 
 
 def lexrank(matrix: NDArray[np.float64]) -> NDArray[np.float64]:

@@ -1,0 +1,523 @@
+"""Summaries by structure: the title and lead, the main sections in order, a changelog's news.
+
+A summary a reader wants first says what the document is, then goes through its main
+sections in document order; a changelog says what its latest releases changed. So each
+chunk offers candidates ranked in tiers (a score's integer part), the reduce keeps the
+best that fit the length budget and puts them back in document order:
+
+- LEAD (only in the chunk that starts the document): its title (first headings, or a
+  man page's NAME line) and the sentence among its first ones that best says what it is
+  ("This manual explains...", "ssh (SSH client) is a program for...").
+- FOCUS: with instructions naming a topic, sentences on it.
+- RELEASE: in a changelog (most headings carry a version or a date), the latest releases'
+  entries, newest first.
+- SECTION: per section heading, its first sentence that reads alone; top-level sections
+  rank above subsections.
+- DETAIL: the chunk's other central sentences (LexRank), to fill a budget the above leave.
+
+Only sentences that read alone are offered: whole prose sentences (not headings, code,
+signatures or table cells), no opener that points back ("It receives...", "However,..."),
+no boilerplate (copyright lines, "See also" sections) and no entry repeated in the text
+("* tests/foo.c: Likewise.").
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+
+from pipeline.engines.extractive.lexrank import (
+    FOCUS_WEIGHT,
+    MIN_TERMS,
+    count_words,
+    focus_boost,
+    lexrank,
+    tfidf_matrix,
+)
+from pipeline.engines.extractive.passages import Passages
+from pipeline.engines.extractive.terms import tokens
+from pipeline.text.reflow import known_in, reflow
+from pipeline.text.scripts import CJK
+from pipeline.text.structure import Kind
+
+LEAD = 5.0
+FOCUS = 4.0
+RELEASE = 3.0
+SECTION = 2.0
+DETAIL = 1.0
+"""Tiers: a candidate scores its tier plus a share below 1 that orders it within the tier."""
+LEAD_WINDOW = 20
+"""Sentences from the document's start among which the lead sentence is chosen."""
+MAX_WORDS = 60
+"""Longest sentence a section or lead may be represented by: a summary of 250 words then
+still covers four or more sections."""
+LATEST_RELEASES = 3
+"""Releases of a changelog whose entries are offered, newest first."""
+OLDER_RELEASES = 12
+"""Releases, counting the latest, whose first entry is offered to fill the budget."""
+SHORT_REPEAT_WORDS = 8
+"""A repeated sentence this short is a formula ('Likewise.', 'New file.'): every copy is
+skipped; a longer one keeps its first copy."""
+
+# Sentences end in punctuation, optionally closed by a quote, bracket or emphasis mark.
+_CLOSED = re.compile(r"[.!?。！？][\"'”’」』)）\]*_]*$")
+# An opener that needs what came before it: a pronoun, a demonstrative or a connective.
+_DANGLING = re.compile(
+    r"(?:it|its|it's|they|their|them|these|those|this|that|such|he|she|his|her|however|"
+    r"also|but|and|or|so|then|thus|hence|therefore|moreover|furthermore|likewise|similarly|"
+    r"instead|otherwise|besides|additionally|consequently|finally|here|again|"
+    r"in addition|for example|for instance|as a result|in this case|in that case|"
+    r"on the other hand|note that)\b",
+    re.IGNORECASE,
+)
+# "This manual ...", "The present document ...": the document speaking of itself.
+_DOCUMENT_WORDS = (
+    "manual|report|document|guide|licen[cs]e|page|book|file|program|library|module|package|"
+    "tool|specification|standard|paper|article|chapter|release|project|agreement|policy|"
+    "handbook|tutorial|reference|changelog|notes?|readme|text|section|appendix|newsletter|issue"
+)
+_SELF_REFERENCE = re.compile(
+    rf"(?:this|the|these)\s+(?:[\w-]+\s+){{0,2}}?(?:{_DOCUMENT_WORDS})s?\b", re.IGNORECASE
+)
+# A licence grant: the content of a licence, boilerplate anywhere else.
+_GRANT = re.compile(
+    r"permission is (?:hereby )?granted|under the terms of the gnu|licensed under|"
+    r"a copy of the licen[cs]e",
+    re.IGNORECASE,
+)
+_DEFINES = re.compile(r"\b(?:is|are|was)\s+(?:a|an|the|one)\b", re.IGNORECASE)
+_BOILERPLATE = re.compile(
+    r"\bcopyright\b|©|\(c\)\s*\d{4}|all rights reserved|^report (?:a )?bugs\b|home page:",
+    re.IGNORECASE,
+)
+_BOILERPLATE_SECTIONS = frozenset(
+    "see also|author|authors|copyright|copying|license|licence|licensing|credits|"
+    "acknowledgements|acknowledgments|contributors|table of contents|contents|index|"
+    "navigation|footnotes|references|colophon|reporting bugs|sponsors|backers".split("|")
+)
+# A word of code: identifiers with underscores, calls, brackets, operators, markup.
+_CODE_WORD = re.compile(r"[_{}\[\]<>=;\\|]|\w\(|::|->|^[*&]+\w|\w\*")
+_CODE_START = re.compile(r"(?:\$|>>>|#include|\[Function\]|\[Macro\]|\[Variable\])")
+# An entry's label before its text: '* tests/foo.c (main): Likewise.' -> 'Likewise.'
+_ENTRY_LABEL = re.compile(r"^(?:[-*•]\s+)?(?:[\w./,*-]+(?:\s+\([^)]*\))?:\s+)?")
+_NAME_WORD = re.compile(r"[_*]|^\W*[A-Z]{2,}\W*$")
+_CJK_END = re.compile(f"[{CJK}]")
+# Prose opens with a word, a number or a quote; '{ Begin a block', '= Print' are syntax.
+_OPENS_PROSE = re.compile(f"[\\w\"'“‘{CJK}]")
+_STRONG = re.compile(r"\*\*(.+?)\*\*")
+_MARKS = re.compile(r"^(?:[-*+•◦‣▪·]|\d{1,3}[.)])\s+|^[*_]+|[*_]+$")
+_OUTLINE_MODE = re.compile(r"\s*-\*-.*?-\*-\s*")
+# A release heading: a version number, an ISO or written date, or "Unreleased".
+_VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?![\w.]*\.\w)")
+_DATE = re.compile(
+    r"\b\d{4}-\d{2}-\d{2}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+"
+    r"(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?\d{4}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|"
+    r"may|jun|jul|aug|sep|oct|nov|dec)[a-z]*,?\s+\d{4}\b|\bunreleased\b",
+    re.IGNORECASE,
+)
+# A man page's section that names it: 'NAME' / 'ssh — OpenSSH remote login client'.
+_NAME_SECTIONS = frozenset(("name", "nom", "名前", "名称"))
+
+
+@dataclass(frozen=True)
+class Pick:
+    """A summary candidate: chunk-local span, tiered score and how it reads."""
+
+    start: int
+    end: int
+    score: float
+    text: str
+
+
+def summary_candidates(
+    text: str, focus: frozenset[str] = frozenset(), *, at_start: bool = True
+) -> list[Pick]:
+    """The chunk's candidates (see the module docstring), in document order.
+
+    `at_start`: the chunk starts its document, so it holds the title and lead.
+    """
+    return _Outline(Passages.read(text), focus, at_start).candidates()
+
+
+def choose(texts: list[str], scores: list[float], words: int) -> list[int]:
+    """Indices of the candidates to keep, best first, no near-duplicates, within `words`.
+
+    Candidates that would overflow the budget are skipped for shorter ones, so a
+    250-word budget fills to ~240 rather than stopping at the first long sentence.
+    """
+    vectors = tfidf_matrix([tokens(t) for t in texts])
+    picked: list[int] = []
+    used = 0
+    for index in sorted(range(len(texts)), key=lambda i: -scores[i]):
+        cost = count_words(texts[index])
+        if used + cost > words:
+            continue
+        if picked and float(np.max(vectors[picked] @ vectors[index])) > NEAR_DUPLICATE:
+            continue
+        picked.append(index)
+        used += cost
+    return picked
+
+
+NEAR_DUPLICATE = 0.5
+"""Cosine similarity above which a candidate repeats one already picked and is skipped."""
+
+
+def as_sentence(text: str) -> str:
+    """A title read as the first sentence of a summary: 'User Manual' -> 'User Manual.',
+    '百年の歩み' -> '百年の歩み。'."""
+    if not text or _CLOSED.search(text):
+        return text
+    return f"{text}{'。' if _CJK_END.match(text[-1]) else '.'}"
+
+
+class _Outline:
+    """One chunk's units with what the summary needs to know about each."""
+
+    def __init__(self, passages: Passages, focus: frozenset[str], at_start: bool) -> None:
+        self.at_start = at_start
+        self.p = passages
+        self.s = passages.structure
+        self.focus = focus
+        self.known = known_in(passages.text)
+        self.reads = [self._read(u) for u in range(len(passages.spans))]
+        self.terms = [tokens(r) for r in self.reads]
+        self.releases = self._releases()
+        self.title = self._title() if at_start else []
+        self.title_terms = frozenset(t for u in self.title for t in self.terms[u])
+        self.usable = self._usable()
+
+    # -- the tiers -------------------------------------------------------------------------
+
+    def candidates(self) -> list[Pick]:
+        picks: dict[int, Pick] = {}
+        taken: set[int] = set()
+        if self.at_start:
+            for pick, units in self._lead():
+                picks[units[0]] = pick
+                taken.update(units)
+        if self.releases:
+            self._add(picks, taken, self._release_entries(latest=self.at_start))
+        else:
+            self._add(picks, taken, self._sections())
+            self._add(picks, taken, self._details(taken))
+        if not picks and self.reads:  # a one-line text still gets its summary
+            picks[0] = self._pick(0, DETAIL)
+        return self._focused(picks)
+
+    def _focused(self, picks: dict[int, Pick]) -> list[Pick]:
+        """The picks in document order, those on the instructions' topic moved up to the
+        FOCUS tier: ordered by how much of the topic they hold (all three words 0.5, one
+        of three 0.33) plus their centrality among the topic's sentences (up to 0.4), so
+        sentences that share the topic with each other beat one that only shares a word."""
+        units = sorted(picks)
+        boosts = {u: focus_boost(self.terms[u], self.focus) for u in units}
+        on_topic = [u for u in units if boosts[u] > 1.0 and picks[u].score < FOCUS]
+        central = dict(zip(on_topic, self._centrality(on_topic), strict=True)) if on_topic else {}
+        found = []
+        for unit in units:
+            pick = picks[unit]
+            if unit in central:
+                share = (boosts[unit] - 1) / FOCUS_WEIGHT
+                score = FOCUS + 0.5 * share + 0.4 * central[unit]
+                pick = Pick(pick.start, pick.end, score, pick.text)
+            found.append(pick)
+        return found
+
+    def _add(self, picks: dict[int, Pick], taken: set[int], found: list[Pick]) -> None:
+        """Add picks whose units none taken yet covers (a release's heading and first entry
+        are one pick)."""
+        for pick in found:
+            first = self.p.unit_at(pick.start)
+            units = range(first, self._unit_after(first, pick.end))
+            if not taken.intersection(units):
+                picks[first] = pick
+                taken.update(units)
+
+    def _unit_after(self, unit: int, end: int) -> int:
+        while unit < len(self.p.spans) and self.p.spans[unit][0] < end:
+            unit += 1
+        return unit
+
+    def _lead(self) -> list[tuple[Pick, list[int]]]:
+        """The title and the sentence that says what the document is, with their units."""
+        found: list[tuple[Pick, list[int]]] = []
+        title = self.title
+        if title:
+            names = [self._title_text(u) for u in title]
+            start, end = self.p.spans[title[0]][0], self.p.spans[title[-1]][1]
+            found.append((Pick(start, end, LEAD + 0.9, as_sentence(" — ".join(names))), title))
+        after = title[-1] + 1 if title else 0
+        window = [u for u in range(after, len(self.reads)) if self._alone(u)][:LEAD_WINDOW]
+        if self.releases:  # a changelog's intro, if any, comes before its first release
+            first = self.s[self.releases[0]].start
+            window = [u for u in window if self.p.spans[u][0] < first]
+        if window:
+            best = max(window, key=lambda u: (self._defining(u), -u))
+            found.append((self._pick(best, LEAD + 0.5), [best]))
+        return found
+
+    def _title(self) -> list[int]:
+        """The units of the title: the headings the document opens with (a heading then
+        its subtitle heading), a man page's NAME line, or a short first line."""
+        if not self.reads or (self.releases and self.p.blocks[0] in self.releases):
+            return []
+        first = self.p.blocks[0]
+        kind = self.s.kind(first)
+        if kind == Kind.HEADING:
+            if self.p.heading_text(first).strip().lower() in _NAME_SECTIONS:
+                following = 1 if len(self.reads) > 1 else -1
+                return [following] if following > 0 and self._short(following) else []
+            if self._heading_line(first).lower() in _BOILERPLATE_SECTIONS:
+                return []
+            # A subtitle: a heading right under the title ('# Company' / '## Annual Report').
+            second = self.p.blocks[1] if len(self.reads) > 1 else -1
+            subtitle = second >= 0 and self.s.kind(second) == Kind.HEADING
+            return [0, 1] if subtitle and self.s.parent(second) == first else [0]
+        read = self.reads[0]
+        plain = read[:1].isalnum() and not _CLOSED.search(read)
+        return [0] if kind == Kind.PARAGRAPH and self._short(0) and plain else []
+
+    def _title_text(self, unit: int) -> str:
+        block = self.p.blocks[unit]
+        if self.s.kind(block) == Kind.HEADING:
+            return _OUTLINE_MODE.sub(" ", self.p.heading_text(block)).strip()
+        return self.reads[unit]
+
+    def _defining(self, unit: int) -> float:
+        """How plainly a sentence says what the document is: it names the document ('This
+        manual explains'), defines something ('ssh ... is a program'), shares the title's words."""
+        text = self.reads[unit]
+        head = " ".join(text.split()[:12])
+        score = 2.0 if _SELF_REFERENCE.search(head) else 0.0
+        score += 1.5 if _DEFINES.search(head) else 0.0
+        if self.title_terms:
+            score += len(self.title_terms.intersection(self.terms[unit])) / len(self.title_terms)
+        return score
+
+    def _sections(self) -> list[Pick]:
+        """Each section's first sentence that reads alone, ranked by the section's depth
+        (top level +0.6, the next +0.3) and then by centrality. Text before a later chunk's
+        first heading goes on a section whose heading the chunk before holds (-1 here):
+        it ranks with subsections two levels down, below any section whose heading is here."""
+        first: dict[int, int] = {}
+        for unit in range(len(self.reads)):
+            if not self.usable[unit] or self._under_term(unit):
+                continue
+            heading = self.s.section(self.p.blocks[unit])
+            if heading < 0 and self.at_start:
+                continue  # the document's opening: the lead's place
+            titled = heading >= 0 and self.first_unit(heading) in self.title
+            if not titled and heading not in first and self._alone(unit):
+                first[heading] = unit
+        if not first:
+            return []
+        levels = sorted({self.s[h].level for h in first if h >= 0})
+        central = self._centrality(list(first.values()))
+        picks = []
+        for (heading, unit), share in zip(first.items(), central, strict=True):
+            depth = levels.index(self.s[heading].level) if heading >= 0 else 2
+            picks.append(self._pick(unit, SECTION + max(0.0, 0.6 - 0.3 * depth) + 0.29 * share))
+        return picks
+
+    def _releases(self) -> list[int]:
+        """A changelog's release headings, newest first; empty if this is no changelog.
+
+        A changelog is a text where at least three headings carry a version or a date, and
+        at the level they share most of the headings do, or the first one does (a NEWS
+        file whose older entries are outline items that read as headings).
+        """
+        headings = [b for b in range(len(self.s)) if self.s.kind(b) == Kind.HEADING]
+        dated = [h for h in headings if _is_release(self._heading_line(h))]
+        if len(dated) < 3:
+            return []
+        level = Counter(self.s[h].level for h in dated).most_common(1)[0][0]
+        dated = [h for h in dated if self.s[h].level == level]
+        peers = [h for h in headings if self.s[h].level == level]
+        if 2 * len(dated) <= len(peers) and peers[0] != dated[0]:
+            return []
+        versions = [_version(self._heading_line(h)) for h in dated]
+        if versions[0] and versions[-1] and versions[-1] > versions[0]:
+            dated.reverse()  # oldest first: the latest is at the end
+        return dated
+
+    def _release_entries(self, latest: bool) -> list[Pick]:
+        """The latest releases' entries: each entry's first sentence, newest release first,
+        the release's heading read before its first entry; older releases offer only that
+        first entry, in the DETAIL tier, to fill what budget is left. A chunk after the
+        document's first holds no latest release (changelogs put the newest first)."""
+        picks: list[Pick] = []
+        skip = 0 if latest else LATEST_RELEASES
+        for rank, release in enumerate(self.releases[:OLDER_RELEASES], start=skip):
+            entries = self._entries(release)
+            if rank >= LATEST_RELEASES:
+                entries = entries[:1]
+            for index, unit in enumerate(entries):
+                if rank < LATEST_RELEASES:
+                    score = RELEASE + 0.9 - 0.3 * rank - 0.25 * index / max(1, len(entries))
+                else:
+                    score = DETAIL + 0.9 * max(0.0, 1 - rank / (LATEST_RELEASES + OLDER_RELEASES))
+                if index == 0:
+                    start = self.s[release].start
+                    heading = self._heading_line(release)
+                    picks.append(
+                        Pick(start, self.p.spans[unit][1], score, f"{heading}: {self.reads[unit]}")
+                    )
+                else:
+                    picks.append(self._pick(unit, score))
+        return picks
+
+    def _details(self, taken: set[int]) -> list[Pick]:
+        """About a fifth of the chunk's other sentences, at least three, by centrality; with
+        focus terms, those on the topic rank in the FOCUS tier."""
+        rest = [u for u in range(len(self.reads)) if self.usable[u] and u not in taken]
+        if not rest:
+            return []
+        central = self._centrality(rest)
+        boosts = [focus_boost(self.terms[u], self.focus) for u in rest]
+        weighted = [c * b for c, b in zip(central, boosts, strict=True)]
+        top = max(weighted) or 1.0
+        keep = max(3, math.ceil(len(rest) / 5))
+        order = sorted(range(len(rest)), key=lambda i: -weighted[i])[:keep]
+        picks = []
+        for i in order:
+            picks.append(self._pick(rest[i], DETAIL + 0.9 * weighted[i] / top))
+        return picks
+
+    # -- what a unit is --------------------------------------------------------------------
+
+    def first_unit(self, block: int) -> int:
+        return self.p.first[block]
+
+    def _usable(self) -> list[bool]:
+        """Per unit: a sentence that can stand in a summary (see the module docstring)."""
+        keys = [_repeat_key(r) for r in self.reads]
+        counts = Counter(keys)
+        seen: set[str] = set()
+        licence = any(t.startswith("licen") for t in self.title_terms)
+        usable = []
+        for unit, read in enumerate(self.reads):
+            key = keys[unit]
+            repeated = counts[key] > 1 and (len(key.split()) <= SHORT_REPEAT_WORDS or key in seen)
+            seen.add(key)
+            kind = self.s.kind(self.p.blocks[unit])
+            usable.append(
+                kind in (Kind.PARAGRAPH, Kind.ITEM)
+                and _OPENS_PROSE.match(read) is not None
+                and not repeated
+                and (_CLOSED.search(read) is not None or self._whole_item(unit))
+                and len(self.terms[unit]) >= MIN_TERMS
+                and not _codeish(read)
+                and not _BOILERPLATE.search(read)
+                and (licence or not _GRANT.search(read))
+                and not self._in_boilerplate_section(unit)
+                and not self._dangles(unit)
+            )
+        return usable
+
+    def _whole_item(self, unit: int) -> bool:
+        """A list item read whole: an entry needs no full stop ('* Use https in Format')."""
+        block = self.s[self.p.blocks[unit]]
+        return block.kind == Kind.ITEM and self.p.spans[unit] == (block.start, block.end)
+
+    def _alone(self, unit: int) -> bool:
+        """Usable and short enough to represent a section or the document."""
+        return self.usable[unit] and len(self.reads[unit].split()) <= MAX_WORDS
+
+    def _dangles(self, unit: int) -> bool:
+        """Opens with a word that points back: 'It receives...', 'However, ...'; 'This
+        manual ...' and 'The Corvid 3 ...' (words of the title) point at the document."""
+        text = self.reads[unit]
+        if not _DANGLING.match(text):
+            return False
+        if _SELF_REFERENCE.match(text):
+            return False
+        second = tokens(" ".join(text.split()[1:2]))
+        return not (second and second[0] in self.title_terms)
+
+    def _under_term(self, unit: int) -> bool:
+        """Part of a definition entry (an option's description): a detail, not a section."""
+        return any(self.s.kind(b) == Kind.TERM for b in self.s.ancestors(self.p.blocks[unit]))
+
+    def _entries(self, release: int) -> list[int]:
+        """A release's entries: the first sentence that reads alone of each of its blocks
+        (an item, or a ChangeLog entry whose unpunctuated title line is no sentence)."""
+        found: dict[int, int] = {}
+        for unit in range(self.p.first[release] + 1, len(self.reads)):
+            block = self.p.blocks[unit]
+            if release not in self.s.heading_path(block):
+                if (
+                    self.s.kind(block) == Kind.HEADING
+                    and self.s[block].level <= self.s[release].level
+                ):
+                    break
+                continue
+            if block not in found and self._alone(unit):
+                found[block] = unit
+        return list(found.values())
+
+    def _in_boilerplate_section(self, unit: int) -> bool:
+        path = self.s.heading_path(self.p.blocks[unit])
+        return any(self._heading_line(h).lower().strip(" :") in _BOILERPLATE_SECTIONS for h in path)
+
+    def _short(self, unit: int) -> bool:
+        return len(self.reads[unit].split()) <= 12
+
+    def _heading_line(self, block: int) -> str:
+        return _OUTLINE_MODE.sub(" ", self.p.heading_text(block)).strip()
+
+    def _centrality(self, units: list[int]) -> list[float]:
+        """LexRank of these units among themselves, as shares of the best (0-1)."""
+        scores = lexrank(tfidf_matrix([self.terms[u] for u in units]))
+        top = float(scores.max()) if len(scores) else 1.0
+        return [float(s) / top if top else 0.0 for s in scores]
+
+    def _pick(self, unit: int, score: float) -> Pick:
+        start, end = self.p.spans[unit]
+        return Pick(start, end, score, self.reads[unit])
+
+    def _read(self, unit: int) -> str:
+        start, end = self.p.spans[unit]
+        read = reflow(self.p.text[start:end], self.known)
+        if self.s.kind(self.p.blocks[unit]) in (Kind.ITEM, Kind.PARAGRAPH):
+            read = _MARKS.sub("", _STRONG.sub(r"\1", read)).strip()
+        return read
+
+
+def _repeat_key(text: str) -> str:
+    """A sentence as compared for repeats: its entry label and the names in it dropped
+    (words with underscores or capitals only), case and spacing folded:
+    'xlat: update TLS_* constants.' and 'xlat: update ABS_* constants.' are one formula."""
+    words = _ENTRY_LABEL.sub("", text).split()
+    return " ".join(w.lower() for w in words if not _NAME_WORD.search(w))
+
+
+def _codeish(text: str) -> bool:
+    """Code or a signature rather than prose: 'int asn1_create_element (asn1_node ...)'."""
+    if _CODE_START.match(text):
+        return True
+    words = text.split()
+    code = sum(1 for w in words if _CODE_WORD.search(w.strip("`'\".,:")))
+    return code >= max(2, 0.3 * len(words))
+
+
+def _is_release(heading: str) -> bool:
+    """A heading that names a release: dated, or a version that is no section number
+    ('0.27.2', 'release 3.8', 'v2.1', '2.1' alone; not '10.3 Resetting the sensor')."""
+    if _DATE.search(heading):
+        return True
+    match = _VERSION.search(heading)
+    if match is None:
+        return False
+    named = re.search(r"(?:\bv|version|release)\s*$", heading[: match.start()], re.IGNORECASE)
+    alone = not re.search(r"[^\W\d]", heading[match.end() :])
+    return match.group(1).count(".") >= 2 or named is not None or alone
+
+
+def _version(heading: str) -> tuple[int, ...]:
+    match = _VERSION.search(heading)
+    return tuple(int(p) for p in match.group(1).split(".")) if match else ()

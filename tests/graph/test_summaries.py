@@ -1,0 +1,303 @@
+"""Built-in summaries read by structure, through the public `summarize`: what the document is
+first, its sections in order, a changelog's latest release, nothing a reader cannot use."""
+
+from __future__ import annotations
+
+import re
+
+from pipeline import Settings, SummaryResult, summarize
+from pipeline.cache.keys import CacheScope
+from pipeline.engines.extractive.lexrank import count_words
+from pipeline.types import Chunk, ChunkTask
+
+OFF = Settings(cache="off")
+
+MAN_PAGE = """\
+TIDE(1)                     General Commands Manual                    TIDE(1)
+
+NAME
+       tide - predict the tide heights of a harbour
+
+SYNOPSIS
+       tide [-s station] [-d days] [--json] [--metric]
+
+DESCRIPTION
+       tide prints the predicted high and low waters of a harbour, computed
+       from the harmonic constants of its station.  Predictions are computed
+       on the machine and need no network connection.
+
+       It reads the station table once, when it starts, and keeps it in
+       memory while it runs.
+
+OPTIONS
+       -s station
+              Use the named station instead of the default one.  The name is
+              matched without regard to case, and a unique prefix is enough.
+
+       -d days
+              Print predictions for this many days, starting today.  The
+              default is seven days, and at most ninety days are printed.
+
+       --json Write the predictions as JSON objects, one object per line.
+
+       --metric
+              Print heights in metres instead of feet; the default follows
+              the locale of the terminal that runs the command.
+
+ENVIRONMENT
+       TIDE_STATION
+              The station used when no -s option is given on the command
+              line.
+
+FILES
+       /usr/share/tide/stations
+              The table of stations with their harmonic constants, one
+              station per line.
+
+EXIT STATUS
+       tide exits 0 when it printed its predictions and 2 when the station
+       is unknown.
+
+SEE ALSO
+       date(1), cal(1), the tide tables published by the harbour office.
+
+AUTHORS
+       Written by Maren Dahl.  Copyright 2021 Maren Dahl.  All rights
+       reserved.
+
+tide 1.4                           March 2021                          TIDE(1)
+"""
+
+USER_MANUAL = """\
+# Heron 2 Kitchen Scale — User Guide
+
+This guide explains how to set up the Heron 2 kitchen scale, how to weigh and count
+ingredients, and how to look after the scale so that it stays accurate.
+
+## 1. Getting started
+
+The Heron 2 weighs up to 5 kg in steps of one gram and shows the weight on a backlit
+display. The package holds two parts:
+
+- The **platform**, a glass plate that rests on four load cells. It carries the batteries
+  in a compartment underneath and must stand on a flat, firm surface.
+- The **display unit**, which clips onto the front edge. It receives the readings from the
+  platform by cable and shows them in grams, ounces or millilitres.
+
+## 2. Weighing ingredients
+
+Place a bowl on the platform and press **TARE** to set the display back to zero. Add each
+ingredient in turn and press **TARE** again between ingredients to weigh the next one on
+its own.
+
+```
+TARE  -> zero
+UNIT  -> g / oz / ml
+HOLD  -> freeze reading
+```
+
+## 3. Counting pieces
+
+The scale can count small identical pieces such as screws or coffee beans by their weight.
+Weigh ten pieces first, hold **UNIT** for three seconds, and the display then shows the
+number of pieces instead of their weight.
+
+## 4. Care and cleaning
+
+Wipe the glass plate with a damp cloth and never put the scale in water or a dishwasher.
+Replace both batteries when the display shows the battery symbol, and remove them if the
+scale will not be used for several months.
+
+## 5. Troubleshooting
+
+The display shows Err when the load on the platform is over 5 kg or the platform is not
+level. Take the load off, move the scale to a flat surface and switch it on again.
+"""
+
+CHANGELOG = """\
+2024-03-02  Ana Ruiz  <ana@example.org>
+
+	Release 2.4 of the tide predictor.
+	* NEWS: Record the release date.
+	* configure.ac: Bump the version to 2.4.
+
+2024-02-27  Ana Ruiz  <ana@example.org>
+
+	Add station groups, so one command predicts a whole coast.
+	* src/groups.c: New file.
+	* src/main.c (parse_args): Accept --group.
+	* tests/groups.sh: New file.
+	* tests/Makefile.am (TESTS): Likewise.
+
+2024-02-20  Jonas Berg  <jonas@example.org>
+
+	Fix the rounding of heights below one centimetre.
+	* src/height.c (round_height): Round half away from zero.
+	* tests/height.sh: Update the expected output.
+	* tests/height-neg.sh: Likewise.
+	* tests/height-zero.sh: Likewise.
+
+2023-11-14  Ana Ruiz  <ana@example.org>
+
+	Release 2.3 of the tide predictor.
+	* NEWS: Record the release date.
+
+2023-11-01  Jonas Berg  <jonas@example.org>
+
+	Speed up the harmonic sum with a table of cosines.
+	* src/harmonic.c (harmonic_sum): Use the table.
+	* src/table.c: New file.
+	* tests/speed.sh: Likewise.
+	* tests/table.sh: Likewise.
+	* tests/table-big.sh: Likewise.
+	* tests/table-small.sh: Likewise.
+	* tests/Makefile.am (TESTS): Likewise.
+"""
+
+RELEASE_NOTES = """\
+# Release notes
+
+Every release of Kestrel, the photo library manager, is described here, newest first.
+
+## 3.2.0 (2024-05-10)
+
+### Added
+- Albums can be shared with a link that expires after a chosen number of days.
+- Photos can be searched by the place they were taken.
+
+### Fixed
+- Importing a folder of more than ten thousand photos no longer stops halfway.
+
+## 3.1.0 (2024-01-22)
+
+### Added
+- Faces found in photos are grouped so that each person can be named once.
+- The library can be moved to another disk without losing albums, tags or faces.
+- Photos can be rotated and cropped without leaving the library view.
+- Duplicate photos are found and shown side by side, so one copy can be removed.
+
+### Changed
+- The library database is compacted every week, which keeps the library view fast.
+
+## 3.0.0 (2023-09-05)
+
+### Changed
+- The library database was rewritten, so a library of photos opens in a second.
+- Albums, tags and faces of a photo library are kept in the library database.
+- Photos in the library are shown in a grid that loads the library as you scroll.
+"""
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text)
+
+
+def _starts(result: SummaryResult) -> list[int]:
+    return [c.start for c in result.citations]
+
+
+def test_a_man_page_summary_opens_with_its_name_line_and_what_the_command_does() -> None:
+    result = summarize(MAN_PAGE, words=80, settings=OFF)
+    assert result.summary.startswith(
+        "tide - predict the tide heights of a harbour. tide prints the predicted high and "
+        "low waters of a harbour"
+    )
+    # The sections say what it does, not option details; no synopsis, no boilerplate.
+    assert "tide exits 0 when it printed its predictions" in result.summary
+    assert "[-s station]" not in result.summary
+    assert "Copyright" not in result.summary
+    assert "date(1)" not in result.summary
+    assert "  " not in result.summary  # reflowed: no justified spacing or line breaks
+    assert "\n" not in result.summary
+    assert count_words(result.summary) <= 80
+    assert _starts(result) == sorted(_starts(result))
+
+
+def test_a_user_manual_summary_names_the_guide_then_covers_its_sections_in_order() -> None:
+    result = summarize(USER_MANUAL, words=150, settings=OFF)
+    assert result.summary.startswith(
+        "Heron 2 Kitchen Scale — User Guide. This guide explains how to set up the Heron 2"
+    )
+    # No sentence that needs the one before it ("It receives the readings ...").
+    sentences = re.split(r"(?<=[.!?])\s+", result.summary)
+    assert not [s for s in sentences[2:] if re.match(r"(?:It|They|This|However)\b", s)]
+    assert "TARE  ->" not in result.summary
+    assert "->" not in result.summary  # the code block is no summary sentence
+    for section_sentence in (
+        "The Heron 2 weighs up to 5 kg",
+        "Place a bowl on the platform",
+        "The scale can count small identical pieces",
+        "Wipe the glass plate with a damp cloth",
+        "The display shows Err",
+    ):
+        assert section_sentence in result.summary
+    assert "**" not in result.summary
+    assert _starts(result) == sorted(_starts(result))
+    assert count_words(result.summary) <= 150
+
+
+def test_a_gnu_changelog_summary_names_the_latest_release_and_skips_repeated_entries() -> None:
+    result = summarize(CHANGELOG, words=60, settings=OFF)
+    assert result.summary.startswith(
+        "2024-03-02 Ana Ruiz <ana@example.org>: Release 2.4 of the tide predictor."
+    )
+    assert "Add station groups, so one command predicts a whole coast." in result.summary
+    assert "Likewise" not in result.summary
+    assert "New file" not in result.summary
+    # The latest release's changes come before (and crowd out) the older release's.
+    assert "Release 2.3" not in result.summary
+
+
+def test_release_notes_summarise_the_latest_release_first() -> None:
+    result = summarize(RELEASE_NOTES, words=60, settings=OFF)
+    assert result.summary.startswith(
+        "Release notes. Every release of Kestrel, the photo library manager, is described here"
+    )
+    latest = result.summary.index("3.2.0 (2024-05-10)")
+    assert "Albums can be shared with a link" in result.summary[latest:]
+    assert "Photos can be searched by the place" in result.summary
+    # The older releases, however central their words, do not push the latest one out.
+    assert "3.0.0" not in result.summary
+    assert "The library database was rewritten" not in result.summary
+
+
+def test_a_long_document_read_in_many_chunks_keeps_its_lead_first_and_its_sections_in_order() -> (
+    None
+):
+    settings = Settings(
+        cache="off", extractive_chunk_size=60, chunk_overlap=0, reduce_token_budget=300
+    )
+    whole = summarize(USER_MANUAL, words=150, settings=OFF)
+    pieces = summarize(USER_MANUAL, words=150, settings=settings)
+    assert pieces.coverage.chunks > 4
+    assert pieces.summary.startswith("Heron 2 Kitchen Scale — User Guide. This guide explains")
+    assert _starts(pieces) == sorted(_starts(pieces))
+    assert "The display shows Err" in pieces.summary  # the last section is still reached
+    # Each cited span is the document's own text.
+    for citation in pieces.citations:
+        assert USER_MANUAL[citation.start : citation.end] == citation.quote
+    assert _words(whole.summary)[:12] == _words(pieces.summary)[:12]
+
+
+def test_a_cached_summary_reading_is_reused_only_where_it_means_the_same() -> None:
+    """The start of a document is read for its title and lead, so a chunk's reading there is
+    keyed apart from the same text further in; elsewhere the position stays out of the key."""
+    scope = CacheScope.of("extractive", Settings())
+
+    def key(start: int) -> str:
+        chunk = Chunk(id=0, document="d", start=start, end=start + 20, text="Some chunk text here")
+        return scope.key(
+            ChunkTask(
+                chunk=chunk,
+                question="",
+                task="summarize",
+                instructions="",
+                words=0,
+                hints={},
+                total=1,
+                run="r",
+            )
+        )
+
+    assert key(0) != key(100)
+    assert key(100) == key(5000)
