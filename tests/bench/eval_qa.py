@@ -277,7 +277,8 @@ def main() -> None:
     global EVERY
     EVERY = args.every
     overrides = {"answer_sentences": args.answer_sentences} if args.answer_sentences else {}
-    settings = Settings(**overrides)
+    # The chunk cache off: a reading cached under earlier code would be measured as this one.
+    settings = Settings(cache="off", **overrides)
     print(
         f"settings: answer_sentences={settings.answer_sentences} "
         f"evidence_sentences={settings.evidence_sentences} "
