@@ -74,3 +74,25 @@ def test_what_is_question_gets_the_sentence_that_defines_the_term() -> None:
     assert result.answer.startswith('A "Transparent" copy of the Manual means')
     opaque = ask(MANUAL, "What does 'Opaque' mean?")
     assert opaque.answer.startswith('An "Opaque" copy is any copy')
+
+
+COUNCIL = """Harbour council minutes
+
+In 2019 the council approved the new footbridge over the harbour. The council also
+approved a second ferry landing at the north quay, and it raised the mooring fees.
+
+The footbridge opened in 2021 and carries about 4,000 people a day.
+"""
+
+
+def test_negated_question_is_not_answered_by_the_sentence_stating_the_opposite() -> None:
+    result = ask(COUNCIL, "What did the council not approve in 2019?")
+    assert result.answer == NOT_FOUND["en"]
+    assert result.citations == []
+
+
+def test_negated_question_is_answered_by_a_sentence_stating_the_negation() -> None:
+    text = COUNCIL + "\nThe council did not approve the plan for a casino on the quay.\n"
+    result = ask(text, "What did the council not approve?")
+    assert result.answer != NOT_FOUND["en"]
+    assert any("casino" in c.quote for c in result.citations)
