@@ -24,8 +24,11 @@ required there, though a word the documents never use still ends the search.
 Some names are written one way in a question and another in the text, and are still
 there (see `aliases`): an acronym the documents spell out ("LGPL", whose text says
 "Lesser General Public License"), and a compound of letters and a number ("GPLv3",
-"MPL2") whose letters the documents use as a word and whose number they write. A name
-with no such spelling ("Riverside" beside Ashford and Lakeside) stays absent.
+"MPL2") whose letters the documents use as a word and whose number they write, and (see
+`same_name`) a number they write in words ("8", "eight"), a decade in full ("80s",
+"1980s"), a name of the same family ("Jewish", "Jews"; "European", "Europe"; "WWII",
+"World War II"). A possessive is no part of a name ("Nederrijn's"). A name with no such
+spelling ("Riverside" beside Ashford and Lakeside) stays absent.
 """
 
 from __future__ import annotations
@@ -403,6 +406,7 @@ def _alias(word: str, texts: list[str]) -> list[str]:
 
 
 _ROMAN_END = re.compile(r"([A-Z]{2,}?)(I{1,3}|IV|VI{0,3}|IX|X)")
+_ROMAN = re.compile(r"I{1,3}|IV|VI{0,3}|IX|X")
 
 
 def _spelled_out(acronym: str, texts: list[str], numeral: str = "") -> list[str]:
@@ -421,6 +425,8 @@ def _spelled_out(acronym: str, texts: list[str], numeral: str = "") -> list[str]
             for i in range(len(words) - size + 1):
                 window = words[i : i + size]
                 letters = window[: len(acronym)]
+                if any(_ROMAN.fullmatch(w) for w in letters):
+                    continue  # 'World War II' is no 'WWI': its numeral is no initial
                 if "".join(w[0] for w in letters) == acronym and window[len(acronym) :] in (
                     [numeral],
                     [],
