@@ -63,6 +63,9 @@ with an ordinary text editor.
 
 An "Opaque" copy is any copy that is not Transparent.
 
+You may print the Source of a copy for your own use. The "Source" for a copy in printed form
+means the files it was typeset from. Keep the Source with the printed copy where you can.
+
 2. Translations.
 
 A translation may be handed out with the original, Transparent or not.
@@ -74,6 +77,8 @@ def test_what_is_question_gets_the_sentence_that_defines_the_term() -> None:
     assert result.answer.startswith('A "Transparent" copy of the Manual means')
     opaque = ask(MANUAL, "What does 'Opaque' mean?")
     assert opaque.answer.startswith('An "Opaque" copy is any copy')
+    source = ask(MANUAL, "What is the Source?")
+    assert source.answer.startswith('The "Source" for a copy in printed form means')
 
 
 COUNCIL = """Harbour council minutes

@@ -204,8 +204,8 @@ DEFINED_TERMS = 5
 """Most content terms a definition question's subject has: 'the name of the team that
 won the 1990 final' is a question about a fact, not a term to define."""
 DEFINITION_HEAD = 6
-"""Most words a defining sentence has before 'means' or 'refers to' besides the subject's
-own: 'A "Transparent" copy of the Document means' is the subject, quoted, and 3 more."""
+"""Most content words a defining sentence has before 'means' or 'refers to' besides the
+subject's: 'The "Corresponding Source" for a work in object code form means' has 4 more."""
 DEFINITION_BOOST = 1.0
 """Score bonus (x2) for the sentence that defines what a definition question asks about:
 'What is a Transparent copy?' wants 'A "Transparent" copy of the Document means ...', not
@@ -232,11 +232,12 @@ def defines(sentence: str, subject: list[str]) -> bool:
     if verb is None or not subject:
         return False
     head = sentence[: verb.start()]
-    words = tokens(head, keep_stopwords=True)
-    if not set(subject) <= set(tokens(head)):
+    content = tokens(head)
+    if not set(subject) <= set(content):
         return False
     if verb.group("strong"):
-        return len(words) <= len(subject) + DEFINITION_HEAD
+        return len(content) <= len(subject) + DEFINITION_HEAD
+    words = tokens(head, keep_stopwords=True)
     others = [w for w in words if w not in subject and w not in _ARTICLES]
     quoted = any(q in head for q in "\"“'‘")  # 'An "Opaque" copy is': the noun it qualifies
     return len(others) <= quoted and not _PLAIN_HEAD.search(head)
