@@ -43,3 +43,48 @@ def test_name_written_another_way_is_present_under_the_documents_spelling(
 )
 def test_name_with_no_spelling_in_the_documents_stays_absent(question: str, absent: str) -> None:
     assert build_query(question, [LICENCE]).decisive.absent == [absent]
+
+
+ARTICLE = """The Rhine Delta
+
+Left untreated, eight in ten of those who catch it die within eight days. The Jews of the
+city gathered in the streets. Several series debuted on the network in the 1980s. The
+monument honours the largest uprising of World War II. Near the coast the Nederrijn changes
+its name to the Lek. The river itself is wide and slow.
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "term", "aliases"),
+    [
+        ("How many die within 8 days?", "8", ["eight"]),  # a number the text writes in words
+        ("Which series debuted in the 80s?", "80s", ["1980s"]),  # a decade written in full
+        ("What did the Jewish people do?", "jewish", ["jew"]),  # one name family
+        ("What honours the largest uprising of WWII?", "wwii", ["world"]),  # 'World War II'
+    ],
+)
+def test_name_the_documents_write_in_other_words_is_present(
+    question: str, term: str, aliases: list[str]
+) -> None:
+    decisive = build_query(question, [ARTICLE]).decisive
+    assert decisive.absent == []
+    assert decisive.aliases[term] == aliases
+
+
+def test_possessive_is_no_part_of_a_misspelt_name() -> None:
+    decisive = build_query("What does the Nederrikn's name change into?", [ARTICLE]).decisive
+    assert decisive.absent == []
+    assert decisive.variants == {"nederrikn": ["nederrijn"]}
+
+
+@pytest.mark.parametrize(
+    ("question", "absent"),
+    [
+        ("How wide is the Riverside?", "Riverside"),  # 'river' + 'side' is another name
+        ("How many die within 9 days?", "9"),  # nine is written nowhere
+        ("Which series debuted in the 70s?", "70s"),
+        ("What honours the largest uprising of WWI?", "WWI"),  # only 'World War II' is there
+    ],
+)
+def test_other_names_stay_absent(question: str, absent: str) -> None:
+    assert build_query(question, [ARTICLE]).decisive.absent == [absent]

@@ -24,8 +24,11 @@ required there, though a word the documents never use still ends the search.
 Some names are written one way in a question and another in the text, and are still
 there (see `aliases`): an acronym the documents spell out ("LGPL", whose text says
 "Lesser General Public License"), and a compound of letters and a number ("GPLv3",
-"MPL2") whose letters the documents use as a word and whose number they write. A name
-with no such spelling ("Riverside" beside Ashford and Lakeside) stays absent.
+"MPL2") whose letters the documents use as a word and whose number they write, and (see
+`same_name`) a number they write in words ("8", "eight"), a decade in full ("80s",
+"1980s"), a name of the same family ("Jewish", "Jews"; "European", "Europe"; "WWII",
+"World War II"). A possessive is no part of a name ("Nederrijn's"). A name with no such
+spelling ("Riverside" beside Ashford and Lakeside) stays absent.
 """
 
 from __future__ import annotations
@@ -35,7 +38,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from pipeline.engines.extractive.terms import QUESTION_CHARS, fold, is_cjk_term, stem, tokens
+from pipeline.text.layout import analyse
 from pipeline.text.scripts import CJK, HAN, HANGUL
+from pipeline.text.structure import Kind
 
 NAME_SHARE = 0.8
 """Least share of a word's mid-sentence uses in the documents that are capitalized for a
@@ -79,6 +84,9 @@ class Decisive:
     """Index term -> index terms of the documents' own way of writing that name: 'lgpl' ->
     ['lesser'] (the rarest word of 'Lesser General Public License'), 'gplv3' -> ['gpl'].
     A passage holding one names the thing, without caution: it is the same name."""
+    titled: dict[str, list[int]] = field(default_factory=dict)
+    """Document id -> indices of the groups its title names: any passage of that document
+    holds them ('GPLv3' everywhere in the GPL's text, whose title is its name)."""
 
 
 def named_phrases(question: str) -> list[list[str]]:
@@ -154,6 +162,53 @@ def unknown_cjk_words(
     return unknown
 
 
+_NUMBER_NAMES = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
+    " fifteen sixteen seventeen eighteen nineteen twenty"
+).split()
+_TENS = {30: "thirty", 40: "forty", 50: "fifty", 60: "sixty", 70: "seventy", 80: "eighty"}
+_TENS |= {90: "ninety", 100: "hundred", 1000: "thousand"}
+_DECADE = re.compile(r"(?:['’])?(\d0)s")
+FAMILY_SUFFIXES = ("an", "ean", "ian", "ish", "ese", "es", "ic", "ical")
+"""Endings that turn a name into its people, language or adjective, on stems: 'jew' +
+'ish' (Jews, Jewish), 'europ' + 'ean' (Europe, European), 'bibl' + 'ic' (Bible,
+biblical). Not 'side' (Riverside is not the river), nor the stemmer's 'i' ('imperi' of
+'Imperialism' is not the 'imper' of 'imperative'; it cost 'Lev' for "Levi's" once in
+1,520 SQuAD questions)."""
+FAMILY_BASE = 3
+"""Least letters of the shorter stem of a name family: 'jew'."""
+
+
+def same_name(word: str, vocabulary: set[str], texts: list[str]) -> list[str]:
+    """Index terms of the documents' own way of writing `word` when they never write it as
+    the question does: a number in words ('8' -> 'eight', '100' -> 'hundred'), a decade
+    in full ('80s' -> '1980s'), a name of the same family ('Jewish' -> 'jew'); else []."""
+    if word.isdigit():
+        value = int(word)
+        name = _NUMBER_NAMES[value] if value < len(_NUMBER_NAMES) else _TENS.get(value)
+        return tokens(name) if name and name in vocabulary else []
+    decade = _DECADE.fullmatch(word)
+    if decade:
+        pattern = re.compile(rf"(?<!\d)\d\d{decade.group(1)}s\b")
+        return sorted({m.group() for text in texts for m in pattern.finditer(text)})
+    if not word.isalpha():
+        return []
+    own = stem(fold(word).lower())
+    return sorted({stem(w) for w in vocabulary if _one_family(own, stem(w))})
+
+
+def _one_family(a: str, b: str) -> bool:
+    """Stems of one name family: the shorter (less a final vowel) plus a FAMILY_SUFFIXES
+    ending is the longer ('jew'/'jewish', 'china'/'chines')."""
+    short, long = sorted((a, b), key=len)
+    if short == long:
+        return False
+    return any(
+        len(base) >= FAMILY_BASE and long.startswith(base) and long[len(base) :] in FAMILY_SUFFIXES
+        for base in {short, short.rstrip("aeiouy")}
+    )
+
+
 def near_spellings(word: str, candidates: Iterable[str]) -> list[str]:
     """Words of `candidates` one or two edits from `word` ('Gandhi' for 'Ghandi').
 
@@ -211,8 +266,15 @@ class Usage:
     """Term -> those of them written capitalized."""
 
 
-def decide(question: str, terms: list[str], usage: Usage, texts: list[str]) -> Decisive:
-    """The question's decisive terms, given how the documents use its terms (see module doc)."""
+def decide(
+    question: str,
+    terms: list[str],
+    usage: Usage,
+    texts: list[str],
+    ids: list[str] | None = None,
+) -> Decisive:
+    """The question's decisive terms, given how the documents use its terms (see module doc);
+    `ids` name the documents of `texts`, for the groups each one's title names."""
     df = usage.df
     groups = [g for g in (_terms_of(p, terms) for p in named_phrases(question)) if g]
     if question == question.lower():  # typed without capitals: words the documents write as names
@@ -226,7 +288,12 @@ def decide(question: str, terms: list[str], usage: Usage, texts: list[str]) -> D
     if missing:
         vocabulary = _latin_words(texts)
         for term in missing:
-            near = [] if is_cjk_term(term) else near_spellings(surface.get(term, term), vocabulary)
+            word = surface.get(term, term)
+            same = [] if is_cjk_term(term) else same_name(word, vocabulary, texts)
+            if same:  # 'Jewish' where the text says 'Jews', '8' where it says 'eight'
+                aliases[term] = same
+                continue
+            near = [] if is_cjk_term(term) else near_spellings(word, vocabulary)
             if near:
                 variants[term] = stems_of(near)
             else:
@@ -244,7 +311,52 @@ def decide(question: str, terms: list[str], usage: Usage, texts: list[str]) -> D
         absent=absent,
         variants=variants,
         aliases=aliases,
+        titled=_titled(required, {**variants, **aliases}, texts, ids) if ids and required else {},
     )
+
+
+TITLE_CHARS = 2000
+"""Characters read from a document's start to find its title: a title is its first lines."""
+TITLE_MAX = 200
+"""Most characters of a first block that is not marked as a heading to be read as the
+title: 'NORTHWIND PUBLIC LICENSE / Version 3, 1 March 2020' (48), not an opening paragraph."""
+
+
+def title(text: str) -> str:
+    """A document's title: its first block when that is a heading, or short and not a
+    sentence ('GNU GENERAL PUBLIC LICENSE / Version 3, 29 June 2007'); else ''. Only the
+    start is read: it is cheap."""
+    head = text[:TITLE_CHARS]
+    first = next(iter(analyse(head)), None)
+    if first is None or head[: first.start].strip():
+        return ""
+    block = head[first.start : first.end]
+    if first.kind == Kind.HEADING:
+        return block
+    short = len(block) <= TITLE_MAX and not block.rstrip().endswith((".", "!", "?", ":", "。"))
+    return block if first.kind == Kind.PARAGRAPH and short else ""
+
+
+_LISTED = re.compile(r"\s+(?:and|or|vs\.?|versus)\s+|\s*[&;/]\s*", re.IGNORECASE)
+
+
+def _titled(
+    groups: list[list[str]], spellings: dict[str, list[str]], texts: list[str], ids: list[str]
+) -> dict[str, list[int]]:
+    """Document id -> indices of the `groups` its title holds a term (or spelling) of, in
+    each of the things it lists: 'NORTHWIND DATA LICENCE AND HARBOUR DATA LICENCE' is
+    about each of the two only where its text names it."""
+    found: dict[str, list[int]] = {}
+    for doc_id, text in zip(ids, texts, strict=True):
+        parts = [set(tokens(fold(p))) for p in _LISTED.split(title(text))]
+        hit = [
+            i
+            for i, group in enumerate(groups)
+            if all(any(s in p for t in group for s in (t, *spellings.get(t, []))) for p in parts)
+        ]
+        if hit:
+            found[doc_id] = hit
+    return found
 
 
 _PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+(?:\.\d+)*")
@@ -288,26 +400,40 @@ def _alias(word: str, texts: list[str]) -> list[str]:
             found += spelled
         return list(dict.fromkeys(found))
     if len(parts) == 1 and word.isupper() and word.isalpha():
-        return _spelled_out(word, texts)
+        numbered = _ROMAN_END.fullmatch(word)  # 'WWII': 'World War II'
+        return _spelled_out(word, texts) or (
+            _spelled_out(numbered.group(1), texts, numbered.group(2)) if numbered else []
+        )
     return []
 
 
-def _spelled_out(acronym: str, texts: list[str]) -> list[str]:
+_ROMAN_END = re.compile(r"([A-Z]{2,}?)(I{1,3}|IV|VI{0,3}|IX|X)")
+_ROMAN = re.compile(r"I{1,3}|IV|VI{0,3}|IX|X")
+
+
+def _spelled_out(acronym: str, texts: list[str], numeral: str = "") -> list[str]:
     """The rarest word, as an index term, of the capitalized phrase the documents use most
-    whose initials spell `acronym`: 'LGPL' -> 'lesser' in the LGPL ('GNU Lesser General
-    Public License'); [] when no phrase fits. The rarest word is what tells the phrase from
-    its neighbours ('Lesser' from the 'General Public License' of the GPL)."""
+    whose initials spell `acronym` (then `numeral`, if given: 'WW' then 'II' for 'World
+    War II'): 'LGPL' -> 'lesser' in the LGPL ('GNU Lesser General Public License'); []
+    when no phrase fits. The rarest word is what tells the phrase from its neighbours
+    ('Lesser' from the 'General Public License' of the GPL)."""
     if len(acronym) < LEAST_ACRONYM:
         return []
-    size = len(acronym)
+    size = len(acronym) + bool(numeral)
     phrases: dict[tuple[str, ...], int] = {}
     for text in texts:
         for match in _CAPITALIZED_RUN.finditer(text):
             words = match.group().split()
             for i in range(len(words) - size + 1):
                 window = words[i : i + size]
-                if "".join(w[0] for w in window) == acronym:
-                    key = tuple(w.lower() for w in window)
+                letters = window[: len(acronym)]
+                if any(_ROMAN.fullmatch(w) for w in letters):
+                    continue  # 'World War II' is no 'WWI': its numeral is no initial
+                if "".join(w[0] for w in letters) == acronym and window[len(acronym) :] in (
+                    [numeral],
+                    [],
+                ):
+                    key = tuple(w.lower() for w in letters)
                     phrases[key] = phrases.get(key, 0) + 1
     if not phrases:
         return []
@@ -337,12 +463,17 @@ def _terms_of(words: list[str], terms: list[str]) -> list[str]:
     return [t for t in dict.fromkeys(t for w in words for t in tokens(w)) if t in terms]
 
 
+_POSSESSIVE = re.compile(r"['’]s?$")
+
+
 def _surface(question: str) -> dict[str, str]:
-    """Index term -> the question's own word for it: 'bergen' -> 'Bergen'."""
+    """Index term -> the question's own word for it: 'bergen' -> 'Bergen' (and 'Bergen'
+    for "Bergen's": the possessive is no part of the name)."""
     found: dict[str, str] = {}
     for match in _LATIN_WORD.finditer(question):
-        for term in tokens(match.group()):
-            found.setdefault(term, match.group())
+        word = _POSSESSIVE.sub("", match.group()) or match.group()
+        for term in tokens(word):
+            found.setdefault(term, word)
     for run in _cjk_runs(question):
         for term in tokens(run):
             found.setdefault(term, term)
@@ -355,10 +486,10 @@ def _is_name(term: str, usage: Usage) -> bool:
     return not is_cjk_term(term) and uses > 0 and usage.capital.get(term, 0) >= NAME_SHARE * uses
 
 
-_WORDS = re.compile(r"[^\W\d_]{4,}")
+_WORDS = re.compile(r"[^\W\d_]{3,}")
 
 
 def _latin_words(texts: list[str]) -> set[str]:
-    """Every distinct word of four letters or more, folded and lowercase: the spellings a
-    misspelt name is compared with. Only built when a decisive word is missing."""
+    """Every distinct word of three letters or more, folded and lowercase: the spellings a
+    missing name is compared with. Only built when a decisive word is missing."""
     return {w for text in texts for w in _WORDS.findall(fold(text).lower())}

@@ -67,7 +67,8 @@ class ExtractiveEngine:
     ) -> dict[str, Any]:
         if task != "ask":
             return {}
-        return build_query(question, [doc.text for doc in documents]).hints()
+        texts = [doc.text for doc in documents]
+        return build_query(question, texts, [doc.id for doc in documents]).hints()
 
     async def read_chunk(self, task: ChunkTask, meter: Meter) -> Finding:
         chunk = task["chunk"]
@@ -82,7 +83,7 @@ class ExtractiveEngine:
             else build_query(task["question"], [chunk["text"]])  # called outside the graph
         )
         passages = Passages.read(chunk["text"], chunk.get("page_starts", ()))
-        hits = score_sentences(chunk["text"], query, passages)
+        hits = score_sentences(chunk["text"], query, passages, chunk["document"])
         best = sorted(hits, key=lambda h: -h.score)[: self._offered]
         coverage = max((h.coverage for h in hits), default=0.0)
         steps = asks_for_steps(task["question"])
@@ -117,7 +118,7 @@ class ExtractiveEngine:
             evidence=evidence,
             rationale=f"best {len(evidence)} of {len(pool)} sentences from {len(findings)} notes",
             confidence=best.confidence,
-            missing_terms=_missing_terms(findings),
+            missing_terms=_missing_terms(findings, evidence),
         )
 
     async def answer(self, findings: list[Finding], question: str, meter: Meter) -> Draft:
@@ -142,7 +143,7 @@ class ExtractiveEngine:
         return Draft(
             text=_compose(shown),
             evidence=ranked,
-            missing_terms=_missing_terms(findings),
+            missing_terms=_missing_terms(findings, shown),
         )
 
     async def summarize(
@@ -255,9 +256,14 @@ def _missing(
     return list(dict.fromkeys([*(words.get(t, t) for t in variants), *lacking]))
 
 
-def _missing_terms(findings: list[Finding]) -> list[str]:
-    """The decisive words any finding with evidence lacks, in first-seen order."""
-    return list(dict.fromkeys(w for f in findings if f.evidence for w in f.missing_terms))
+def _missing_terms(findings: list[Finding], kept: list[Evidence]) -> list[str]:
+    """The decisive words lacked by the findings whose evidence is `kept` (what the answer
+    shows), in first-seen order: a twin's passage left out of the answer is no caution."""
+    return list(
+        dict.fromkeys(
+            w for f in findings if any(e in kept for e in f.evidence) for w in f.missing_terms
+        )
+    )
 
 
 def _shown(chunk: Chunk, passages: Passages, hit: Hit, steps: bool) -> Evidence:

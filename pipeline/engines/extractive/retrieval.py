@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from pipeline.engines.extractive.decisive import Decisive, Usage, decide
 from pipeline.engines.extractive.passages import Passages
-from pipeline.engines.extractive.terms import SoftFinder, TermFinder, fold, query_terms
+from pipeline.engines.extractive.terms import SoftFinder, TermFinder, fold, query_terms, tokens
 from pipeline.engines.extractive.units import Unit, coverage_units, covered
 
 AnswerType = Literal["date", "number", "person", "place", "reason", "name"]
@@ -46,12 +46,13 @@ second sentence is about Tomingaj though it never names it."""
 TYPE_BOOST = 0.5
 """Score bonus (x1.5) for a sentence holding what the question asks for (a year for 'when')
 that the question itself does not contain."""
-LACKING_NAME = 0.5
+LACKING_NAME = 0.45
 """Share of its score a passage keeps when it lacks one of the question's names (see
 decisive.py): it then wins only where no passage naming the thing comes close, and the
 answer reports the missing name. On held-out SQuAD questions excluding such passages
 outright costs 0.7 points of top-1 (the name is often two paragraphs up); 0.5 costs 0.3
-and 0.7 none, while every twin-entity question stays right from 0.5."""
+and 0.7 none. Under 0.5, so that a twin's passage, as good a match but for the name, stays
+out of an answer (which adds runners-up from half the best's score) and is only cited."""
 HEADING_WEIGHT = 0.5
 """Headings name topics; they rarely state the answer, so they count half."""
 COVERAGE_IDF_POWER = 2
@@ -182,6 +183,86 @@ def asks_what_is(question: str) -> bool:
     return _DEFINITION.search(question) is not None
 
 
+# "What is a Transparent copy?", "What does 'convey' mean?", "What does it mean to convey a work?"
+_DEFINED = re.compile(
+    r"^\s*(?:what|which)\s+(?:is|are)\s+(?:meant\s+by\s+)?(?P<is>.+?)\s*\??\s*$"
+    r"|^\s*what\s+(?:does|do)\s+(?:it\s+mean\s+to\s+(?P<to>.+?)|(?P<mean>.+?)\s+mean)\s*\??\s*$"
+    r"|^\s*define\s+(?P<define>.+?)\s*[.?]?\s*$",
+    re.IGNORECASE,
+)
+# A sentence defining its subject: 'A "Transparent" copy ... means', 'To "convey" a work
+# means', 'A "Secondary License" is', 'The term "Program" refers to'.
+_DEFINING_VERB = re.compile(
+    r"\b(?:(?P<strong>means|mean|shall\s+mean|refers?\s+to|is\s+defined\s+as|denotes)|is|are)\b",
+    re.IGNORECASE,
+)
+# Before a plain 'is': only the subject, an article and quotes ('A "Secondary License" is',
+# 'An "Opaque" copy is');
+# 'These clades (which are thought to be extinct)' is a sentence using the word.
+_PLAIN_HEAD = re.compile(r"[^\w\s\"“”'‘’-]")
+DEFINED_TERMS = 5
+"""Most content terms a definition question's subject has: 'the name of the team that
+won the 1990 final' is a question about a fact, not a term to define."""
+DEFINITION_HEAD = 6
+"""Most content words a defining sentence has before 'means' or 'refers to' besides the
+subject's: 'The "Corresponding Source" for a work in object code form means' has 4 more."""
+DEFINITION_BOOST = 1.0
+"""Score bonus (x2) for the sentence that defines what a definition question asks about:
+'What is a Transparent copy?' wants 'A "Transparent" copy of the Document means ...', not
+one of the many sentences that use the term."""
+
+
+def defined_terms(question: str) -> list[str]:
+    """Index terms of what a definition question asks to define, [] for other questions:
+    'What is a Transparent copy?' -> ['transpar', 'copi']; when the question quotes the
+    term ('What does it mean to "convey" a work?'), the quoted words only: ['convey']."""
+    match = _DEFINED.match(question)
+    if match is None:
+        return []
+    subject = next(g for g in match.groups() if g)
+    quoted = re.findall(r"[\"“'‘]([^\"”'’]{2,60})[\"”'’]", subject)
+    found = list(dict.fromkeys(tokens(" ".join(quoted) if quoted else subject)))
+    return found if len(found) <= DEFINED_TERMS else []
+
+
+def defines(sentence: str, subject: list[str]) -> bool:
+    """Whether `sentence` opens by defining `subject` (index terms): the subject's words,
+    at most DEFINITION_HEAD others, then a defining verb ('means', 'is', 'refers to')."""
+    verb = _DEFINING_VERB.search(sentence, 0, 400)
+    if verb is None or not subject:
+        return False
+    head = sentence[: verb.start()]
+    content = tokens(head)
+    if not set(subject) <= set(content):
+        return False
+    if verb.group("strong"):
+        return len(content) <= len(subject) + DEFINITION_HEAD
+    words = tokens(head, keep_stopwords=True)
+    others = [w for w in words if w not in subject and w not in _ARTICLES]
+    quoted = any(q in head for q in "\"“'‘")  # 'An "Opaque" copy is': the noun it qualifies
+    return len(others) <= quoted and not _PLAIN_HEAD.search(head)
+
+
+_ARTICLES = frozenset({"a", "an", "the"})
+
+
+# "What was not founded in 1870?", "Who never returned?": the question asks about a negation.
+_NEGATED = re.compile(r"\b(?:not|never)\b|n't\b", re.IGNORECASE)
+_NOT_NEGATED = re.compile(r"\bor not\b|\bnot only\b", re.IGNORECASE)
+# A sentence stating one: 'Teachers do not discipline them', 'It lacks isotopes'.
+_NEGATION = re.compile(
+    r"\b(?:not|never|no|none|nothing|nobody|neither|nor|without|cannot|lack(?:s|ed|ing)?"
+    r"|fail(?:s|ed)?\s+to|refus(?:e|es|ed)|den(?:y|ies|ied)|unable|absent)\b|n't\b",
+    re.IGNORECASE,
+)
+
+
+def asks_negated(question: str) -> bool:
+    """'What was not founded in 1870?': only a sentence stating a negation can answer it;
+    the sentence saying what was founded answers the question without 'not'."""
+    return _NEGATED.search(_NOT_NEGATED.sub(" ", question)) is not None
+
+
 def asks_for_steps(question: str) -> bool:
     """'How do I restore factory settings?' wants the procedure, not one step of it."""
     return _STEPS.search(question) is not None
@@ -235,17 +316,18 @@ class Query:
         )
 
 
-def build_query(question: str, texts: list[str]) -> Query:
+def build_query(question: str, texts: list[str], ids: list[str] | None = None) -> Query:
     """IDF of the question's terms over all sentences of `texts`, and their mean length.
 
     Sentences are the BM25 "documents": a term in 3 of 1,000 sentences gets
     idf = ln(1 + (1000 - 3 + 0.5) / (3 + 0.5)) = 5.66; one in 500 of them 0.69
     (plus PRIOR_SENTENCES). The same pass notes how the documents write each term
-    (capitalized mid-sentence or not), to find the question's decisive terms.
+    (capitalized mid-sentence or not), to find the question's decisive terms; `ids`
+    name the documents of `texts`, for the names each one's title gives (see decisive.py).
     """
     terms = query_terms(content_question(question))
     usage = _usage(terms, texts)
-    decisive = decide(question, terms, usage, texts)
+    decisive = decide(question, terms, usage, texts, ids)
     # A misspelt name ('Ghandi') is searched as the documents spell it ('Gandhi').
     # ... and a name the documents write their own way ('LGPL') as they write it too.
     spellings = [v for variants in decisive.variants.values() for v in variants]
@@ -303,8 +385,13 @@ class Hit:
     """The question's names (see decisive.py) the passage does not hold."""
 
 
-def score_sentences(text: str, query: Query, passages: Passages | None = None) -> list[Hit]:
+def score_sentences(
+    text: str, query: Query, passages: Passages | None = None, document: str | None = None
+) -> list[Hit]:
     """Every unit of `text` that matches (or borrows from a neighbour that does).
+
+    `document` is the id of the document `text` comes from: the names its title gives
+    are held by every passage of it.
 
     Units, their paragraphs and their labels (headings, terms, header rows) come from
     the text's structure (see passages.py); `passages` is that reading, if already made.
@@ -335,13 +422,16 @@ def score_sentences(text: str, query: Query, passages: Passages | None = None) -
     paragraph, paragraph_terms = _paragraph_scores(passages.blocks, counts, query)
     variants = query.decisive.variants
     aliases = query.decisive.aliases
+    titled = set(query.decisive.titled.get(document, [])) if document is not None else set()
+    groups = [g for i, g in enumerate(query.decisive.groups) if i not in titled]
     required = [
-        [s for t in g for s in [*variants.get(t, [t]), *aliases.get(t, [])]]
-        for g in query.decisive.groups
+        [s for t in g for s in [*variants.get(t, [t]), *aliases.get(t, [])]] for g in groups
     ]
-    words = [" ".join(query.decisive.words.get(t, t) for t in g) for g in query.decisive.groups]
+    words = [" ".join(query.decisive.words.get(t, t) for t in g) for g in groups]
     heading = passages.labels
-    defines = asks_what_is(query.question)
+    what_is = asks_what_is(query.question)
+    subject = defined_terms(query.question)
+    negated = asks_negated(query.question)
     candidates = {i for sid in counts for i in (sid - 1, sid, sid + 1) if 0 <= i < len(spans)}
     candidates |= {sid for sid, h in enumerate(heading) if h in counts}
     hits: list[Hit] = []
@@ -373,7 +463,9 @@ def score_sentences(text: str, query: Query, passages: Passages | None = None) -
             + sum(weight[t] * s * near_found[t] for t, s in near.items())
         ) / total_weight
         score = (base.get(sid, 0.0) + context) * ranking**COVERAGE_POWER
-        if defines and passages.is_term(sid) and passages.names(sid, query.idf):
+        if subject and not passages.is_label(sid) and defines(sentence, subject):
+            score *= 1 + DEFINITION_BOOST  # the sentence defining what the question asks about
+        elif what_is and passages.is_term(sid) and passages.names(sid, query.idf):
             score *= 1 + TYPE_BOOST  # the entry the question asks about: its answer type
         elif passages.is_label(sid):
             score *= HEADING_WEIGHT
@@ -388,6 +480,12 @@ def score_sentences(text: str, query: Query, passages: Passages | None = None) -
             ) / total_idf
         if lacking:  # about something else than the question names, most likely
             score *= LACKING_NAME
+        if negated and not _NEGATION.search(sentence):
+            # States what happened; the question asks what did not. Only its coverage goes
+            # (not-found when no sentence stating a negation matches): lowering its score
+            # too cost 4 of the 29 real SQuAD questions with 'not', whose answer sentence
+            # need not repeat it ('What did Newton's mechanics not affect?').
+            coverage = 0.0
         hits.append(Hit(start, end, score, coverage, tuple(words[i] for i in lacking)))
     return hits
 

@@ -1,0 +1,103 @@
+"""A document's title names its topic, and definition questions get the defining sentence."""
+
+from __future__ import annotations
+
+from pipeline import ask
+from pipeline.prompts import NOT_FOUND
+
+
+def licence(name: str, days: int) -> str:
+    """A licence that names itself only in its title, like the GPL's text."""
+    return f"""{name.upper()} PUBLIC LICENSE
+Version 3, 1 March 2020
+
+Preamble
+
+This License lets you copy, change and share the covered work. The terms below say what
+you may do and what you must do in return.
+
+1. Termination.
+
+You may not propagate the work except as this License allows. If you violate it, your
+rights end. You may cure a violation within {days} days of the first notice, and your
+rights are then reinstated permanently.
+
+2. Warranty.
+
+The work is provided as is, without warranty of any kind.
+"""
+
+
+def test_a_name_only_the_title_gives_is_held_by_the_whole_document() -> None:
+    result = ask(licence("Northwind", 30), "Under Northwind, how many days do I have to cure?")
+    assert "30 days" in result.answer
+    assert result.missing_terms == []  # no caution: every passage of it is about Northwind
+
+
+def test_a_title_names_only_its_own_document() -> None:
+    documents = [
+        {"id": "northwind", "text": licence("Northwind", 30)},
+        {"id": "southgate", "text": licence("Southgate", 60)},
+    ]
+    result = ask(documents, "Under Southgate, how many days do I have to cure a violation?")
+    assert "60 days" in result.answer
+    assert "30 days" not in result.answer
+    assert result.citations[0].document == "southgate"
+    assert result.missing_terms == []
+    absent = ask(documents, "Under Riverside, how many days do I have to cure a violation?")
+    assert absent.answer == NOT_FOUND["en"]
+    assert absent.citations == []
+
+
+MANUAL = """Terms of the Manual
+
+1. Copies.
+
+You may make a Transparent copy of the Manual for your own use. If you hand out more than
+one hundred copies, include a Transparent copy with each one, or say where a Transparent
+copy can be downloaded. A Transparent copy made in a format that hides its markup is not
+Transparent.
+
+A "Transparent" copy of the Manual means a copy in a plain format that anyone can edit
+with an ordinary text editor.
+
+An "Opaque" copy is any copy that is not Transparent.
+
+You may print the Source of a copy for your own use. The "Source" for a copy in printed form
+means the files it was typeset from. Keep the Source with the printed copy where you can.
+
+2. Translations.
+
+A translation may be handed out with the original, Transparent or not.
+"""
+
+
+def test_what_is_question_gets_the_sentence_that_defines_the_term() -> None:
+    result = ask(MANUAL, "What is a Transparent copy?")
+    assert result.answer.startswith('A "Transparent" copy of the Manual means')
+    opaque = ask(MANUAL, "What does 'Opaque' mean?")
+    assert opaque.answer.startswith('An "Opaque" copy is any copy')
+    source = ask(MANUAL, "What is the Source?")
+    assert source.answer.startswith('The "Source" for a copy in printed form means')
+
+
+COUNCIL = """Harbour council minutes
+
+In 2019 the council approved the new footbridge over the harbour. The council also
+approved a second ferry landing at the north quay, and it raised the mooring fees.
+
+The footbridge opened in 2021 and carries about 4,000 people a day.
+"""
+
+
+def test_negated_question_is_not_answered_by_the_sentence_stating_the_opposite() -> None:
+    result = ask(COUNCIL, "What did the council not approve in 2019?")
+    assert result.answer == NOT_FOUND["en"]
+    assert result.citations == []
+
+
+def test_negated_question_is_answered_by_a_sentence_stating_the_negation() -> None:
+    text = COUNCIL + "\nThe council did not approve the plan for a casino on the quay.\n"
+    result = ask(text, "What did the council not approve?")
+    assert result.answer != NOT_FOUND["en"]
+    assert any("casino" in c.quote for c in result.citations)
