@@ -244,7 +244,10 @@ def build_query(question: str, texts: list[str]) -> Query:
     (capitalized mid-sentence or not), to find the question's decisive terms.
     """
     terms = query_terms(content_question(question))
-    usage = _usage(terms, texts)
+    # Read and folded once for both passes: the layout pass is most of their cost.
+    spans = [Passages.read(text).spans for text in texts]
+    folds = [fold(text) for text in texts]
+    usage = _usage(terms, texts, folds, spans)
     decisive = decide(question, terms, usage, texts)
     # A misspelt name ('Ghandi') is searched as the documents spell it ('Gandhi').
     # ... and a name the documents write their own way ('LGPL') as they write it too.
@@ -253,31 +256,34 @@ def build_query(question: str, texts: list[str]) -> Query:
     if spellings:
         terms = [t for t in terms if t not in decisive.variants]
         terms += [v for v in spellings if v not in terms]
-        usage = _usage(terms, texts)
+        usage = _usage(terms, texts, folds, spans)
     n = usage.sentences + PRIOR_SENTENCES
     idf = {
         t: math.log(1 + (n - usage.df.get(t, 0) + 0.5) / (usage.df.get(t, 0) + 0.5)) for t in terms
     }
     average = usage.length / usage.sentences if usage.sentences else 1.0
-    units = coverage_units(content_question(question), idf)
-    return Query(question, idf, average, answer_type(question), decisive, units)
+    coverage = coverage_units(content_question(question), idf)
+    return Query(question, idf, average, answer_type(question), decisive, coverage)
 
 
-def _usage(terms: list[str], texts: list[str]) -> Usage:
-    """Per term: the sentences holding it, and its mid-sentence uses, capitalized or not."""
+def _usage(
+    terms: list[str], texts: list[str], folds: list[str], spans: list[list[tuple[int, int]]]
+) -> Usage:
+    """Per term: the sentences holding it, and its mid-sentence uses, capitalized or not.
+
+    `folds` holds each text through fold(), `spans` its unit spans (Passages.spans)."""
     finder = TermFinder(terms)
     usage = Usage()
     df: Counter[str] = Counter()
     mid: Counter[str] = Counter()
     capital: Counter[str] = Counter()
-    for text in texts:
-        spans = Passages.read(text).spans
-        ends = [end for _, end in spans]
-        starts = {start for start, _ in spans}
-        usage.sentences += len(spans)
-        usage.length += sum(end - start for start, end in spans)
+    for text, folded, units in zip(texts, folds, spans, strict=True):
+        ends = [end for _, end in units]
+        starts = {start for start, _ in units}
+        usage.sentences += len(units)
+        usage.length += sum(end - start for start, end in units)
         seen: set[tuple[int, str]] = set()
-        for position, term in finder.find(fold(text)):
+        for position, term in finder.find(folded):
             seen.add((bisect.bisect_right(ends, position), term))
             if position not in starts:
                 mid[term] += 1

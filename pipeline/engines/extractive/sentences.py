@@ -84,7 +84,7 @@ def _block_ends(text: str, start: int, end: int) -> list[int]:
         if text[match.start()] == "." and _is_abbreviation(text, match.start()):
             continue
         ends.append(match.end())
-    if "\n" not in text[start:end]:
+    if text.find("\n", start, end) < 0:
         return ends
     breaks = _short_line_ends(text, start, end)
     return sorted(set(ends) | set(breaks)) if breaks else ends
@@ -92,14 +92,12 @@ def _block_ends(text: str, start: int, end: int) -> list[int]:
 
 def _short_line_ends(text: str, start: int, end: int) -> list[int]:
     lines = text[start:end].split("\n")
-    longest = max(len(line.strip()) for line in lines)
-    short = max(40, SHORT_LINE * longest)
+    contents = [line.strip() for line in lines]
+    short = max(40, SHORT_LINE * max(map(len, contents)))
     found = []
     offset = start
-    for line, following in itertools.pairwise(lines):
-        offset += len(line) + 1
-        content = line.strip()
-        after = following.lstrip()
+    for index, (content, after) in enumerate(itertools.pairwise(contents)):
+        offset += len(lines[index]) + 1
         if (
             content
             and len(content) < short

@@ -8,6 +8,7 @@ import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
+import numpy as np
 import Stemmer
 from bm25s.stopwords import STOPWORDS_CHINESE, STOPWORDS_EN_PLUS, STOPWORDS_KOREAN
 from hanziconv.charmap import simplified_charmap, traditional_charmap
@@ -103,15 +104,32 @@ def _cjk_folds() -> dict[int, str]:
 
 
 _FOLDS = _latin_folds() | _cjk_folds()
-_ACCENTED = re.compile("[" + "".join(map(re.escape, map(chr, sorted(_FOLDS)))) + "]")
+_BMP = 0x10000
+_FOLD_TABLE = np.arange(_BMP, dtype=np.uint32)
+"""Code point -> its fold, for the Basic Multilingual Plane (every folded character is in it)."""
+_FOLD_TABLE[list(_FOLDS)] = [ord(base) for base in _FOLDS.values()]
+FOLD_BLOCK = 1 << 20
+"""Characters folded at a time: 4 MB of code points, so a 10 MB text needs no 40 MB copy."""
 
 
 def fold(text: str) -> str:
     """`text` with accents, full-width forms and Traditional characters folded, same length:
-    users type 'Ogedei' for 'Ögedei', '2024' for '２０２４', '国' for '國'."""
+    users type 'Ogedei' for 'Ögedei', '2024' for '２０２４', '国' for '國'.
+
+    A table lookup over the text's code points: a quarter of the characters of Chinese
+    text fold (full-width punctuation, Traditional characters), which a regex
+    substitution with a Python callback per match did at ~1 us each.
+    """
     if text.isascii():
         return text
-    return _ACCENTED.sub(lambda m: _FOLDS[ord(m.group())], text)
+    pieces: list[str] = []
+    for start in range(0, len(text), FOLD_BLOCK):
+        # surrogatepass: a lone surrogate (a file decoded with surrogateescape) stays as is.
+        raw = text[start : start + FOLD_BLOCK].encode("utf-32-le", "surrogatepass")
+        codes = np.frombuffer(raw, np.uint32)
+        folded = np.where(codes < _BMP, _FOLD_TABLE[np.minimum(codes, _BMP - 1)], codes)
+        pieces.append(folded.astype(np.uint32).tobytes().decode("utf-32-le", "surrogatepass"))
+    return "".join(pieces)
 
 
 def _stemmer() -> Stemmer.Stemmer:
