@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import threading
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 import numpy as np
@@ -283,10 +283,10 @@ class TermFinder:
         hits: list[tuple[int, str]] = []
         if self._word_re is not None:
             words = self.words
-            for match in self._word_re.finditer(text):
-                term = stem(match.group().lower())
+            for start, word in word_starts(self._word_re, text):
+                term = stem(word)
                 if term in words:
-                    hits.append((match.start(), term))
+                    hits.append((start, term))
         if self._gram_re is not None:
             hits.extend((m.start(), m.group(1)) for m in self._gram_re.finditer(text))
         if self._literal_re is not None:
@@ -316,8 +316,34 @@ def _word_pattern(words: tuple[str, ...]) -> re.Pattern[str] | None:
         key=len,
         reverse=True,
     )
-    alternation = "|".join(map(re.escape, prefixes))
-    return re.compile(rf"(?<!{_WORD_CHAR})(?:{alternation}){_WORD_CHAR}*", re.IGNORECASE)
+    return _prefix_pattern(prefixes)
+
+
+def _prefix_pattern(prefixes: Iterable[str]) -> re.Pattern[str]:
+    """Words starting with any of the lowercase `prefixes`, for word_starts."""
+    alternation = "|".join(re.escape(prefix.lower()) for prefix in prefixes)
+    return re.compile(rf"(?:{alternation}){_WORD_CHAR}*")
+
+
+_IS_WORD_CHAR = re.compile(_WORD_CHAR)
+
+
+def word_starts(pattern: re.Pattern[str], text: str) -> Iterator[tuple[int, str]]:
+    """(offset, lowercase word) of each word of `text` matched by a _prefix_pattern.
+
+    The search runs over the lowercased text with the word-start test done here, not as
+    a lookbehind: a pattern that opens with its literal prefixes lets the regex engine
+    skip to their first letters, 3-4x faster than a case-insensitive search that tries
+    a lookbehind at every offset. A match inside a word is passed over (it runs to the
+    word's end, so the next word is still found).
+    """
+    lower = text.lower()
+    if len(lower) != len(text):  # 'İ' lowercases to two characters: keep offsets exact
+        lower = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+    for match in pattern.finditer(lower):
+        start = match.start()
+        if start == 0 or _IS_WORD_CHAR.match(lower, start - 1) is None:
+            yield start, match.group()
 
 
 # Where a British spelling can part from the American stem: centre, colour, organis, analys, grey.
@@ -374,12 +400,11 @@ class SoftFinder:
         if self._re is None:
             return []
         hits: list[tuple[int, str]] = []
-        for match in self._re.finditer(text):
-            word = match.group().lower()
+        for start, word in word_starts(self._re, text):
             found = stem(word)
             for term in self.by_prefix.get(word[:SOFT_PREFIX], ()):
                 if related(found, term):
-                    hits.append((match.start(), term))
+                    hits.append((start, term))
         return hits
 
 
@@ -387,5 +412,4 @@ class SoftFinder:
 def _soft_pattern(prefixes: tuple[str, ...]) -> re.Pattern[str] | None:
     if not prefixes:
         return None
-    alternation = "|".join(map(re.escape, prefixes))
-    return re.compile(rf"(?<!{_WORD_CHAR})(?:{alternation}){_WORD_CHAR}*", re.IGNORECASE)
+    return _prefix_pattern(prefixes)
