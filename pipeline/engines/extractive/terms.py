@@ -320,30 +320,31 @@ def _word_pattern(words: tuple[str, ...]) -> re.Pattern[str] | None:
 
 
 def _prefix_pattern(prefixes: Iterable[str]) -> re.Pattern[str]:
-    """Words starting with any of the lowercase `prefixes`, for word_starts."""
-    alternation = "|".join(re.escape(prefix.lower()) for prefix in prefixes)
-    return re.compile(rf"(?:{alternation}){_WORD_CHAR}*")
+    """Words starting with any of the lowercase `prefixes`, searched by word_starts.
+
+    Each alternative tests that no word character comes before it only after matching its
+    first letter ('e(?<!W.)'): a pattern that opens with literals lets the regex engine
+    skip to their first letters, which an opening lookbehind, tried at every offset, does
+    not (3-4x faster; '-e' in a question makes every 'e' of the text a candidate).
+    """
+    lower = [prefix.lower() for prefix in prefixes]
+    alternatives = [re.escape(p[0]) + _AFTER_WORD_START + re.escape(p[1:]) for p in lower]
+    return re.compile(rf"(?:{'|'.join(alternatives)}){_WORD_CHAR}*")
 
 
-_IS_WORD_CHAR = re.compile(_WORD_CHAR)
+_AFTER_WORD_START = rf"(?<!{_WORD_CHAR}.)"
 
 
 def word_starts(pattern: re.Pattern[str], text: str) -> Iterator[tuple[int, str]]:
     """(offset, lowercase word) of each word of `text` matched by a _prefix_pattern.
 
-    The search runs over the lowercased text with the word-start test done here, not as
-    a lookbehind: a pattern that opens with its literal prefixes lets the regex engine
-    skip to their first letters, 3-4x faster than a case-insensitive search that tries
-    a lookbehind at every offset. A match inside a word is passed over (it runs to the
-    word's end, so the next word is still found).
+    The search runs over the lowercased text: a case-insensitive pattern cannot skip
+    ahead to its first letters.
     """
     lower = text.lower()
     if len(lower) != len(text):  # 'İ' lowercases to two characters: keep offsets exact
         lower = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
-    for match in pattern.finditer(lower):
-        start = match.start()
-        if start == 0 or _IS_WORD_CHAR.match(lower, start - 1) is None:
-            yield start, match.group()
+    return ((match.start(), match.group()) for match in pattern.finditer(lower))
 
 
 # Where a British spelling can part from the American stem: centre, colour, organis, analys, grey.
