@@ -244,10 +244,9 @@ def build_query(question: str, texts: list[str]) -> Query:
     (capitalized mid-sentence or not), to find the question's decisive terms.
     """
     terms = query_terms(content_question(question))
-    # Read and folded once for both passes: the layout pass is most of their cost.
+    # Read once for both passes: the layout pass is most of their cost.
     spans = [Passages.read(text).spans for text in texts]
-    folds = [fold(text) for text in texts]
-    usage = _usage(terms, texts, folds, spans)
+    usage = _usage(terms, texts, spans)
     decisive = decide(question, terms, usage, texts)
     # A misspelt name ('Ghandi') is searched as the documents spell it ('Gandhi').
     # ... and a name the documents write their own way ('LGPL') as they write it too.
@@ -256,7 +255,7 @@ def build_query(question: str, texts: list[str]) -> Query:
     if spellings:
         terms = [t for t in terms if t not in decisive.variants]
         terms += [v for v in spellings if v not in terms]
-        usage = _usage(terms, texts, folds, spans)
+        usage = _usage(terms, texts, spans)
     n = usage.sentences + PRIOR_SENTENCES
     idf = {
         t: math.log(1 + (n - usage.df.get(t, 0) + 0.5) / (usage.df.get(t, 0) + 0.5)) for t in terms
@@ -266,24 +265,22 @@ def build_query(question: str, texts: list[str]) -> Query:
     return Query(question, idf, average, answer_type(question), decisive, coverage)
 
 
-def _usage(
-    terms: list[str], texts: list[str], folds: list[str], spans: list[list[tuple[int, int]]]
-) -> Usage:
+def _usage(terms: list[str], texts: list[str], spans: list[list[tuple[int, int]]]) -> Usage:
     """Per term: the sentences holding it, and its mid-sentence uses, capitalized or not.
 
-    `folds` holds each text through fold(), `spans` its unit spans (Passages.spans)."""
+    `spans` holds each text's unit spans (Passages.spans)."""
     finder = TermFinder(terms)
     usage = Usage()
     df: Counter[str] = Counter()
     mid: Counter[str] = Counter()
     capital: Counter[str] = Counter()
-    for text, folded, units in zip(texts, folds, spans, strict=True):
+    for text, units in zip(texts, spans, strict=True):
         ends = [end for _, end in units]
         starts = {start for start, _ in units}
         usage.sentences += len(units)
         usage.length += sum(end - start for start, end in units)
         seen: set[tuple[int, str]] = set()
-        for position, term in finder.find(folded):
+        for position, term in finder.find(fold(text)):
             seen.add((bisect.bisect_right(ends, position), term))
             if position not in starts:
                 mid[term] += 1
