@@ -46,6 +46,10 @@ class Kind(IntEnum):
     """A running header or footer, or a page number: on the page, not in the text's flow."""
 
 
+_KINDS = tuple(Kind)
+"""Kind by value: indexing it is 10x faster than calling Kind(value), once per unit scored."""
+
+
 class Block(NamedTuple):
     """One block: `text[start:end]` is it, stripped of surrounding whitespace."""
 
@@ -83,7 +87,7 @@ class Structure:
 
     def __getitem__(self, index: int) -> Block:
         return Block(
-            Kind(self._kinds[index]),
+            _KINDS[self._kinds[index]],
             self._starts[index],
             self._ends[index],
             self._levels[index],
@@ -94,7 +98,7 @@ class Structure:
         return (self[i] for i in range(len(self)))
 
     def kind(self, index: int) -> Kind:
-        return Kind(self._kinds[index])
+        return _KINDS[self._kinds[index]]
 
     def parent(self, index: int) -> int:
         return self._parents[index]

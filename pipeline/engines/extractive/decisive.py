@@ -300,7 +300,8 @@ def decide(
                 absent.append(surface.get(term, term))
     if any(is_cjk_term(t) for t in terms):
         present = {t for t in terms if df.get(t)}
-        chars = set().union(*(set(fold(text)) for text in texts))
+        # fold maps character for character, so folding the set is folding the text.
+        chars = set(fold("".join(set().union(*map(set, texts)))))
         absent += [w for w in unknown_cjk_words(question, terms, present, chars) if w not in absent]
     # A name the documents use everywhere is their topic: a passage need not repeat it.
     topic = max(TOPIC_SHARE * usage.sentences, TOPIC_LEAST)

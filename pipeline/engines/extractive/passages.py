@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from pipeline.engines.extractive.sentences import MAX_SENTENCE_CHARS, block_sentences
 from pipeline.engines.extractive.terms import LITERAL, is_literal, tokens
@@ -32,6 +32,10 @@ WHOLE_ITEM_CHARS = 400
 """An item up to this long is shown whole when one of its sentences is the answer."""
 STEPS_MAX_CHARS = 1500
 """Most characters of a procedure (lead-in and steps) shown as one answer."""
+CACHED_CHARS = 200_000
+"""Longest text whose reading is kept for the next caller: a document that fits one chunk
+(the built-in engine's chunks are ~100,000 characters) is read for its IDF by build_query
+and again by its one map task; the layout pass is most of an `ask` of a 30 KB file."""
 
 
 @dataclass(frozen=True)
@@ -57,7 +61,17 @@ class Passages:
 
     @classmethod
     def read(cls, text: str, page_starts: Sequence[int] = ()) -> Passages:
-        """The units of `text`; `page_starts` (a PDF chunk's) mark where pages begin."""
+        """The units of `text`; `page_starts` (a PDF chunk's) mark where pages begin.
+
+        The last few texts are read once (see _read_cached).
+        """
+        starts = tuple(page_starts)
+        if len(text) > CACHED_CHARS:
+            return cls._analysed(text, starts)
+        return _read_cached(text, starts)
+
+    @classmethod
+    def _analysed(cls, text: str, page_starts: tuple[int, ...]) -> Passages:
         passages = cls(text, analyse(text, page_starts))
         for index, block in enumerate(passages.structure):
             passages.first.append(len(passages.spans))
@@ -316,6 +330,13 @@ class Passages:
         if self.structure.kind(block) != Kind.ITEM:
             return False
         return lead in self.structure.ancestors(block)
+
+
+@lru_cache(maxsize=8)
+def _read_cached(text: str, page_starts: tuple[int, ...]) -> Passages:
+    """Passages are not changed once read (their cached properties are pure), so one
+    reading serves every caller; 8 texts of at most CACHED_CHARS hold at most ~10 MB."""
+    return Passages._analysed(text, page_starts)
 
 
 def _units(text: str, kind: Kind, start: int, end: int) -> list[tuple[int, int]]:

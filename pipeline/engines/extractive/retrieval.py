@@ -326,7 +326,9 @@ def build_query(question: str, texts: list[str], ids: list[str] | None = None) -
     name the documents of `texts`, for the names each one's title gives (see decisive.py).
     """
     terms = query_terms(content_question(question))
-    usage = _usage(terms, texts)
+    # Read once for both passes: the layout pass is most of their cost.
+    spans = [Passages.read(text).spans for text in texts]
+    usage = _usage(terms, texts, spans)
     decisive = decide(question, terms, usage, texts, ids)
     # A misspelt name ('Ghandi') is searched as the documents spell it ('Gandhi').
     # ... and a name the documents write their own way ('LGPL') as they write it too.
@@ -335,29 +337,30 @@ def build_query(question: str, texts: list[str], ids: list[str] | None = None) -
     if spellings:
         terms = [t for t in terms if t not in decisive.variants]
         terms += [v for v in spellings if v not in terms]
-        usage = _usage(terms, texts)
+        usage = _usage(terms, texts, spans)
     n = usage.sentences + PRIOR_SENTENCES
     idf = {
         t: math.log(1 + (n - usage.df.get(t, 0) + 0.5) / (usage.df.get(t, 0) + 0.5)) for t in terms
     }
     average = usage.length / usage.sentences if usage.sentences else 1.0
-    units = coverage_units(content_question(question), idf)
-    return Query(question, idf, average, answer_type(question), decisive, units)
+    coverage = coverage_units(content_question(question), idf)
+    return Query(question, idf, average, answer_type(question), decisive, coverage)
 
 
-def _usage(terms: list[str], texts: list[str]) -> Usage:
-    """Per term: the sentences holding it, and its mid-sentence uses, capitalized or not."""
+def _usage(terms: list[str], texts: list[str], spans: list[list[tuple[int, int]]]) -> Usage:
+    """Per term: the sentences holding it, and its mid-sentence uses, capitalized or not.
+
+    `spans` holds each text's unit spans (Passages.spans)."""
     finder = TermFinder(terms)
     usage = Usage()
     df: Counter[str] = Counter()
     mid: Counter[str] = Counter()
     capital: Counter[str] = Counter()
-    for text in texts:
-        spans = Passages.read(text).spans
-        ends = [end for _, end in spans]
-        starts = {start for start, _ in spans}
-        usage.sentences += len(spans)
-        usage.length += sum(end - start for start, end in spans)
+    for text, units in zip(texts, spans, strict=True):
+        ends = [end for _, end in units]
+        starts = {start for start, _ in units}
+        usage.sentences += len(units)
+        usage.length += sum(end - start for start, end in units)
         seen: set[tuple[int, str]] = set()
         for position, term in finder.find(fold(text)):
             seen.add((bisect.bisect_right(ends, position), term))

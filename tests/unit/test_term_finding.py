@@ -1,0 +1,95 @@
+"""Finding terms fast must find what a plain reading finds: folds, word starts, bigrams."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.engines.extractive.passages import Passages
+from pipeline.engines.extractive.sentences import sentence_spans
+from pipeline.engines.extractive.terms import TermFinder, fold, query_terms
+from pipeline.text.tokens import count_tokens
+
+
+def test_fold_keeps_length_and_folds_accents_full_width_and_traditional() -> None:
+    text = "Ögedei ２０２４ 國 𠀀 café"
+    assert fold(text) == "Ogedei 2024 国 𠀀 cafe"
+    assert len(fold(text)) == len(text)
+
+
+def test_fold_keeps_a_lone_surrogate_from_a_badly_decoded_file() -> None:
+    text = "caf\udce9 é"
+    assert fold(text) == "caf\udce9 e"
+
+
+def test_fold_of_a_long_text_matches_character_by_character() -> None:
+    text = "Ça va, 國家. " * 200_000  # longer than one fold block
+    assert fold(text) == "Ca va, 国家. " * 200_000
+
+
+def _found(question: str, text: str) -> list[tuple[str, str]]:
+    """(term, the text at the hit) for every hit, in text order."""
+    hits = sorted(TermFinder(query_terms(question)).find(fold(text)))
+    return [(term, text[position : position + 6]) for position, term in hits]
+
+
+def test_words_are_found_at_their_start_only_and_in_any_case() -> None:
+    text = "Happily, the HAPPY ones were unhappy; happiness kept."
+    assert _found("Who was happy?", text) == [("happi", "HAPPY "), ("happi", "happin")]
+
+
+def test_a_one_letter_term_matches_the_word_not_every_letter() -> None:
+    text = "set -e exits; e is a letter, else not."
+    hits = TermFinder(query_terms("What does -e do?")).find(fold(text))
+    assert sorted(hits) == [(4, "=-e"), (5, "e"), (14, "e")]
+
+
+def test_offsets_hold_after_a_letter_that_lowercases_to_two() -> None:
+    text = "İstanbul and the harbour of Istanbul"  # fold() would make it 'I': not folded here
+    hits = sorted(TermFinder(query_terms("Where is the harbour?")).find(text))
+    assert [text[p : p + 7] for p, _ in hits] == ["harbour"]
+
+
+def test_overlapping_cjk_bigrams_are_all_found() -> None:
+    text = "澄川製茶の創業は澄川"
+    hits = sorted(TermFinder(["澄川", "川製", "製茶"]).find(text))
+    assert hits == [(0, "澄川"), (1, "川製"), (2, "製茶"), (8, "澄川")]
+
+
+def test_token_estimate_counts_cjk_characters_one_each() -> None:
+    assert count_tokens("日本語 and 中文") == 5 + 2  # 5 CJK, then ' and ' 5 chars -> 2
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It ended. Then 「another」。次の文！ Done?! yes. No.",
+        'He said "stop." She left.\nNext line\n  indented lowercase\nUpper line',
+        "e.g. this goes on. Mr. Smith left.",
+    ],
+)
+def test_sentence_ends_are_found_where_they_were(text: str) -> None:
+    spans = sentence_spans(text)
+    assert [text[a:b] for a, b in spans] == _reference_sentences(text)
+
+
+def _reference_sentences(text: str) -> list[str]:
+    """The same cuts written with the original alternation of three patterns."""
+    import re
+
+    from pipeline.engines.extractive import sentences
+
+    original = re.compile(
+        r"""[.!?]+['"”’)\]]*(?=\s+[^\sa-z])|[。！？]+[」』”’）)]*|\n(?![ \t]*[a-z])"""
+    )
+    saved = sentences._END
+    sentences._END = original
+    try:
+        return [text[a:b] for a, b in sentences.sentence_spans(text)]
+    finally:
+        sentences._END = saved
+
+
+def test_a_text_read_twice_is_read_once() -> None:
+    text = "One paragraph here.\n\nAnother one there."
+    assert Passages.read(text) is Passages.read(text)
+    assert Passages.read(text).spans == [(0, 19), (21, 39)]
