@@ -10,6 +10,8 @@ cluster_slots  the slot provider a worker's model calls take from the cluster's 
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -21,6 +23,10 @@ from pipeline.batch.items import BatchItem, BatchOptions, FileOutcome
 from pipeline.batch.one_file import Stamp, summarize_file
 from pipeline.config import Settings
 from pipeline.engines.llm import shared_limit
+
+IDLE_EXIT_S = 60.0
+"""A worker kept warm for a next batch (pipeline/batch/ray_pool.py) exits after this long
+idle, so it holds its CPU no longer than that once batches stop."""
 
 
 class FileWorker:
@@ -44,14 +50,35 @@ class FileWorker:
         self.settings = settings
         self.model = model
         self.events = EventBuffer()
+        self.in_flight = 0
+        self.used_at = time.monotonic()
+        self.expiry: asyncio.Task[None] | None = None
 
     async def summarize(self, item: BatchItem) -> tuple[FileOutcome, Stamp | None]:
         """One file, skipped when its output is current, else written whole: a retry after
         this worker died redoes it from the start and leaves nothing half-written."""
-        return await summarize_file(item, self.options, self.settings, self.model, self.events)
+        self._used()
+        self.in_flight += 1
+        try:
+            return await summarize_file(item, self.options, self.settings, self.model, self.events)
+        finally:
+            self.in_flight -= 1
+            self._used()
 
-    def ping(self) -> None:
-        """Answers once this worker is up (the driver's check after a restart)."""
+    async def ping(self) -> None:
+        """Answers once this worker is up (the driver's check after a restart or idle)."""
+        self._used()
+
+    def _used(self) -> None:
+        self.used_at = time.monotonic()
+        if self.expiry is None:
+            self.expiry = asyncio.get_running_loop().create_task(self._exit_when_idle())
+
+    async def _exit_when_idle(self) -> None:
+        while True:
+            await asyncio.sleep(IDLE_EXIT_S / 4)
+            if not self.in_flight and time.monotonic() - self.used_at > IDLE_EXIT_S:
+                ray.kill(ray.get_runtime_context().current_actor, no_restart=True)
 
     def drain(self) -> list[dict[str, Any]]:
         """The progress events since the last drain, for the driver's display."""

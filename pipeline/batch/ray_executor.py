@@ -55,6 +55,9 @@ async def run_on_ray(
         return await _drive(ray, items, options, _portable(settings), model, manifest, emit)
     finally:
         if started:
+            from pipeline.batch import ray_pool
+
+            ray_pool.forget(ray)
             ray.shutdown()  # connected here: disconnect (and stop the local instance we made)
 
 
@@ -114,30 +117,12 @@ async def _drive(
     manifest: Manifest,
     emit: EventSink,
 ) -> list[FileOutcome]:
-    from pipeline.batch.ray_actors import FileWorkerActor
-    from pipeline.batch.ray_limiter import start_limiter
+    from pipeline.batch import ray_pool
 
-    limiter = (
-        start_limiter(settings.max_concurrency, settings.call_timeout_s)
-        if reads_with_model(settings, model)
-        else None  # the built-in engine makes no calls: no limiter process to start
-    )
     cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
-    # Everything the files share goes to each worker once, not with every file. The model
-    # travels inside the worker's creation (not as an object-store reference), so a
-    # restarted worker can always be rebuilt.
-    try:
-        workers = [
-            FileWorkerActor.options(max_concurrency=options.concurrency + 2).remote(
-                options, settings, model, limiter
-            )
-            for _ in range(min(cpus, len(items)))
-        ]
-    except Exception as exc:
-        raise ConfigError(
-            f"the model cannot be sent to Ray workers: {exc}"[:300],
-            hint="Configure it with LONGDOC_PROVIDER/LONGDOC_MODEL or LONGDOC_MODEL_FACTORY.",
-        ) from exc
+    # The built-in engine makes no calls: then there is no limiter process to start.
+    limited = reads_with_model(settings, model)
+    workers = ray_pool.crew(ray, options, settings, model, min(cpus, len(items)), limited).workers
     view = _View(emit)
 
     def finished(outcome: FileOutcome, stamp: Stamp | None) -> None:
@@ -146,9 +131,9 @@ async def _drive(
 
     try:
         outcomes = await _Scheduler(ray, workers, options.concurrency, view).run(items, finished)
-    finally:
-        for actor in [*workers, *([limiter] if limiter is not None else [])]:
-            ray.kill(actor)  # a library caller's Ray stays up: the batch's actors do not
+    except BaseException:
+        ray_pool.forget(ray)  # cancelled: stop the files in flight with their workers
+        raise
     return [outcomes[item.source] for item in items]
 
 
