@@ -148,6 +148,9 @@ def make_files(root: Path, count: int, seed: int = 7) -> int:
 def start_ray() -> float:
     os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")  # loopback only
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    # Ray starts its workers at niceness 15; on a machine shared with other work at 0 that
+    # would measure the OS's priorities, not the executors. The local executor runs at 0.
+    os.environ["RAY_worker_niceness"] = "0"  # noqa: SIM112 (Ray spells it so)
     # Workers unpickle the fake model from tests/, so they need the repository on the path.
     os.environ["PYTHONPATH"] = os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])
     import ray
@@ -166,6 +169,28 @@ async def batch_seconds(docs: Path, out: Path, options: BatchOptions, settings: 
     return wall
 
 
+def worker_cpu_s() -> float:
+    """CPU seconds the warm Ray workers have used so far (each asked for its own)."""
+    import ray
+
+    from pipeline.batch import ray_pool
+
+    assert ray_pool._warm is not None
+    workers = ray_pool._warm.workers
+    return sum(ray.get([w.__ray_call__.remote(lambda _: time.process_time()) for w in workers]))
+
+
+async def cpu_and_wall(
+    docs: Path, out: Path, options: BatchOptions, settings: Settings
+) -> tuple[float, float]:
+    """Wall seconds, and CPU seconds of the driver and (on Ray) the workers."""
+    ray_side = options.executor == "ray"
+    before = time.process_time() + (worker_cpu_s() if ray_side else 0.0)
+    wall = await batch_seconds(docs, out, options, settings)
+    after = time.process_time() + (worker_cpu_s() if ray_side else 0.0)
+    return wall, after - before
+
+
 async def batch_part(
     root: Path, files: int, latency: float, concurrency: int, rounds: int
 ) -> float:
@@ -181,19 +206,28 @@ async def batch_part(
     # as the local figure runs in a process that imported longdoc already.
     start = await batch_seconds(root / "warm", root / "out-warm", ray_options, settings)
     print(f"  first ray batch (8 files, starts 2 workers): {start:.1f} s (not counted below)")
-    ratios, local_rates, ray_rates = [], [], []
+    ratios, ray_rates, cpu = [], [], {"local": 0.0, "ray": 0.0}
     for n in range(rounds):  # alternating, so a load from elsewhere hits both alike
-        local = await batch_seconds(root / "docs", root / f"out-local{n}", local_options, settings)
-        on_ray = await batch_seconds(root / "docs", root / f"out-ray{n}", ray_options, settings)
+        local, cpu_local = await cpu_and_wall(
+            root / "docs", root / f"out-local{n}", local_options, settings
+        )
+        on_ray, cpu_ray = await cpu_and_wall(
+            root / "docs", root / f"out-ray{n}", ray_options, settings
+        )
+        cpu["local"] += cpu_local
+        cpu["ray"] += cpu_ray
         ratios.append(local / on_ray)
-        local_rates.append(files / local)
         ray_rates.append(files / on_ray)
         print(
-            f"  round {n + 1}: local {files / local:.1f} files/s, ray (2 workers) "
-            f"{files / on_ray:.1f} files/s, ratio {local / on_ray:.2f}x "
-            f"(load {os.getloadavg()[0]:.1f})"
+            f"  round {n + 1}: local {files / local:.1f} files/s ({cpu_local / local:.2f} cores "
+            f"busy), ray (2 workers) {files / on_ray:.1f} files/s ({cpu_ray / on_ray:.2f} cores "
+            f"busy), ratio {local / on_ray:.2f}x (load {os.getloadavg()[0]:.1f})"
         )
-    print(f"  median ratio over {rounds} rounds: {statistics.median(ratios):.2f}x local")
+    per_file = {name: 1000 * seconds / (files * rounds) for name, seconds in cpu.items()}
+    print(
+        f"  median ratio over {rounds} rounds: {statistics.median(ratios):.2f}x local; CPU per "
+        f"file: local {per_file['local']:.0f} ms, ray {per_file['ray']:.0f} ms (driver + workers)"
+    )
 
     make_files(root / "few", 100, seed=6)
     fake = Settings(max_concurrency=8, data_dir=root / "data", cache="off")
