@@ -123,7 +123,7 @@ async def _drive(
     # The built-in engine makes no calls: then there is no limiter process to start.
     limited = reads_with_model(settings, model)
     workers = ray_pool.crew(ray, options, settings, model, min(cpus, len(items)), limited).workers
-    view = _View(emit)
+    view = _View(emit, items)
 
     def finished(outcome: FileOutcome, stamp: Stamp | None) -> None:
         manifest.record(outcome, stamp)  # as each file ends: a killed driver loses none
@@ -275,18 +275,21 @@ def _died(item: BatchItem, exc: BaseException) -> FileOutcome:
 
 
 class _View:
-    """The workers' events on the driver's display, each file's end shown once: events a
-    worker sends after the driver has its outcome are dropped."""
+    """The workers' events on the driver's display, each file's end shown once.
 
-    def __init__(self, emit: EventSink) -> None:
+    Dropped: events a worker sends after the driver has the file's outcome, and events of
+    an earlier batch that a warm worker still held.
+    """
+
+    def __init__(self, emit: EventSink, items: list[BatchItem]) -> None:
         self.emit = emit
-        self.shown: set[str] = set()
+        self.waiting = {item.source for item in items}
 
     def show(self, events: list[dict[str, Any]]) -> None:
         for event in events:
-            if event["source"] not in self.shown:
+            if event["source"] in self.waiting:
                 self.emit(event)
 
     def done(self, outcome: FileOutcome) -> None:
-        self.shown.add(outcome.source)
+        self.waiting.discard(outcome.source)
         self.emit({"event": "file_done", "source": outcome.source, "outcome": outcome})

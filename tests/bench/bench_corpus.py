@@ -211,6 +211,8 @@ async def batch_part(
         local, cpu_local = await cpu_and_wall(
             root / "docs", root / f"out-local{n}", local_options, settings
         )
+        # Workers left idle through the local round exit (after IDLE_EXIT_S): warm again.
+        await batch_seconds(root / "warm", root / f"out-warm{n}", ray_options, settings)
         on_ray, cpu_ray = await cpu_and_wall(
             root / "docs", root / f"out-ray{n}", ray_options, settings
         )

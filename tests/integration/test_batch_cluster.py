@@ -346,22 +346,27 @@ def test_a_process_running_batches_keeps_its_workers_warm(
     from pipeline.batch.plan import plan
     from pipeline.batch.runner import run_batch
 
-    docs = make_corpus(tmp_path / "docs", 6)
     settings = Settings(data_dir=tmp_path / "data", cache="off")
 
-    def batch(out: str, words: int | None = None) -> None:
-        items = plan([str(docs)], str(tmp_path / out), "md").items
+    def batch(docs: Path, name: str, words: int | None = None) -> None:
+        out = str(tmp_path / name)
+        items = plan([str(docs)], out, "md").items
         options = BatchOptions(executor="ray", concurrency=2, words=words)
-        outcomes = asyncio.run(run_batch(items, str(tmp_path / out), options, settings=settings))
+        events: list[dict[str, Any]] = []
+        outcomes = asyncio.run(
+            run_batch(items, out, options, settings=settings, on_event=events.append)
+        )
         assert [o.status for o in outcomes] == ["done"] * 6
+        # Only this batch's files on its display, never what a warm worker held from before.
+        assert {e["source"] for e in events} == {item.source for item in items}
 
     try:
-        batch("first")
+        batch(make_corpus(tmp_path / "docs", 6), "first")
         first = worker_pids(ray)
-        batch("second")
+        batch(make_corpus(tmp_path / "other", 6), "second")
         assert worker_pids(ray) == first
         assert outputs(tmp_path / "second") == outputs(tmp_path / "first")
-        batch("shorter", words=20)
+        batch(tmp_path / "docs", "shorter", words=20)
         assert worker_pids(ray).isdisjoint(first)
     finally:
         ray_pool.forget(ray)  # the session's other tests need the cluster's CPUs
