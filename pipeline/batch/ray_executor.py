@@ -1,26 +1,28 @@
 """`summarize --executor ray`: the driver that spreads a batch's files over a Ray cluster.
 
-Documents are the unit of work: a task summarizes a few whole files (one document's
-chunks never leave its worker), so Ray's per-task cost (~1-3 ms of CPU) is paid once per
-batch of files rather than per file. Outputs, stamps and exit codes are the local
-executor's: workers run the same `summarize_file`, and the driver writes the manifest
-from the tasks' results.
+Documents are the unit of work: one actor per CPU (ray_actors.FileWorker) gets the
+settings and model once and then one file per call (a document's chunks never leave its
+worker); the driver keeps `--concurrency` files in flight on each and sends the next file
+as one returns, so a slow file never holds a worker's other slots idle. Outputs, stamps
+and exit codes are the local executor's: workers run the same `summarize_file`, and the
+driver writes the manifest from the results.
 
-Faults: a worker or node that dies mid-task is retried by Ray elsewhere; the retry skips
-the files its first attempt finished (their outputs are current) and nothing is left
-half-written. A task that still fails is split into one task per file, so only the file
-that kills its worker is reported failed. When the driver dies its tasks stop with it,
-and a rerun redoes only unfinished files.
+Faults: a worker that dies mid-file is restarted by Ray and its files in flight are sent
+again, each alone, so only a file that kills its worker every time is reported failed;
+nothing is left half-written. When the driver dies its workers stop with it, and a rerun
+redoes only unfinished files.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-import math
 import os
 import sys
+import time
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -31,16 +33,11 @@ from pipeline.batch.outputs import Manifest
 from pipeline.config import Settings
 from pipeline.errors import ConfigError
 
-FILES_PER_TASK = 20
-"""At most this many files per task: enough that Ray's overhead vanishes, few enough that a
-slow worker does not hold a long tail of files at the end."""
 POLL_S = 0.1
+"""How often the driver collects progress events from each worker (one small call each)."""
+ATTEMPTS = 3
+"""Runs of a file whose worker dies before it is reported failed."""
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
-
-
-def files_per_task(files: int, cpus: int) -> int:
-    """About four tasks per CPU, capped: 2,000 files on 2 CPUs -> 20 a task, 30 -> 4."""
-    return max(1, min(FILES_PER_TASK, math.ceil(files / (4 * max(1, cpus)))))
 
 
 async def run_on_ray(
@@ -58,6 +55,9 @@ async def run_on_ray(
         return await _drive(ray, items, options, _portable(settings), model, manifest, emit)
     finally:
         if started:
+            from pipeline.batch import ray_pool
+
+            ray_pool.forget(ray)
             ray.shutdown()  # connected here: disconnect (and stop the local instance we made)
 
 
@@ -117,55 +117,154 @@ async def _drive(
     manifest: Manifest,
     emit: EventSink,
 ) -> list[FileOutcome]:
-    from pipeline.batch.ray_actors import LimiterActor, ProgressActor, summarize_files_task
+    from pipeline.batch import ray_pool
 
     cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
-    size = files_per_task(len(items), cpus)
-    queue = deque(items[i : i + size] for i in range(0, len(items), size))
-    limiter = LimiterActor.remote(settings.max_concurrency, settings.call_timeout_s + 60.0)
-    progress = ProgressActor.remote()
+    # The built-in engine makes no calls: then there is no limiter process to start.
+    limited = reads_with_model(settings, model)
+    workers = ray_pool.crew(ray, options, settings, model, min(cpus, len(items)), limited).workers
+    view = _View(emit, items)
+
+    def finished(outcome: FileOutcome, stamp: Stamp | None) -> None:
+        manifest.record(outcome, stamp)  # as each file ends: a killed driver loses none
+        view.done(outcome)
+
     try:
-        shared_model = ray.put(model)
-    except Exception as exc:
-        raise ConfigError(
-            f"the model cannot be sent to Ray workers: {exc}"[:300],
-            hint="Configure it with LONGDOC_PROVIDER/LONGDOC_MODEL or LONGDOC_MODEL_FACTORY.",
-        ) from exc
-    view = _View(emit)
-    pending: dict[Any, list[BatchItem]] = {}
-    outcomes: dict[str, FileOutcome] = {}
-
-    def submit() -> None:
-        while queue and len(pending) < 2 * cpus:  # every CPU busy, one task queued behind it
-            batch = queue.popleft()
-            ref = summarize_files_task.remote(
-                batch, options, settings, shared_model, limiter, progress
-            )
-            pending[ref] = batch
-
-    submit()
-    while pending:
-        done, _ = ray.wait(list(pending), num_returns=len(pending), timeout=0)
-        view.show(ray.get(progress.drain.remote()))
-        if not done:
-            await asyncio.sleep(POLL_S)
-            continue
-        for ref in done:
-            batch = pending.pop(ref)
-            try:
-                results: list[tuple[FileOutcome, Stamp | None]] = ray.get(ref)
-            except ray.exceptions.RayError as exc:
-                if len(batch) > 1:  # find the file at fault: each alone, ahead of the rest
-                    queue.extendleft([item] for item in reversed(batch))
-                    continue
-                results = [(_died(batch[0], exc), None)]
-            results = [(view.finished(outcome), stamp) for outcome, stamp in results]
-            manifest.record_many(results)
-            for outcome, _ in results:
-                outcomes[outcome.source] = outcome
-        submit()
-    view.show(ray.get(progress.drain.remote()))
+        outcomes = await _Scheduler(ray, workers, options.concurrency, view).run(items, finished)
+    except BaseException:
+        ray_pool.forget(ray)  # cancelled: stop the files in flight with their workers
+        raise
     return [outcomes[item.source] for item in items]
+
+
+def reads_with_model(settings: Settings, model: BaseChatModel | None) -> bool:
+    """Whether the files are read by a model (so calls need the cluster's limit)."""
+    return model is not None or bool(settings.model_factory) or settings.provider != "extractive"
+
+
+class _Scheduler:
+    """Keeps `concurrency` files in flight on each worker until every file has an outcome.
+
+    A worker that dies takes its files in flight with it. It gets nothing new until it
+    answers a ping (Ray restarts it), and each of those files is sent again to run alone on
+    a worker (nothing else in flight there): a file that kills its worker every time is
+    found and reported failed after ATTEMPTS runs alone, while the files that merely
+    shared the worker with it are done.
+    """
+
+    def __init__(self, ray: Any, workers: list[Any], concurrency: int, view: _View) -> None:
+        self.ray = ray
+        self.workers = workers
+        self.concurrency = concurrency
+        self.view = view
+        self.load = [0] * len(workers)
+        self.exclusive: dict[int, BatchItem] = {}  # workers running a file alone
+        self.down: dict[int, float] = {}  # dead or restarting workers: when to ping next
+        self.running: dict[asyncio.Future[Any], tuple[BatchItem, int]] = {}
+        self.pings: dict[asyncio.Future[Any], int] = {}
+        self.drains: dict[asyncio.Future[Any], int] = {}
+        self.drained_at = [0.0] * len(workers)
+        self.queue: deque[BatchItem] = deque()
+        self.alone: deque[BatchItem] = deque()
+        self.deaths: dict[str, int] = {}
+        self.outcomes: dict[str, FileOutcome] = {}
+
+    async def run(
+        self, items: list[BatchItem], finished: Callable[[FileOutcome, Stamp | None], None]
+    ) -> dict[str, FileOutcome]:
+        self.queue.extend(items)
+        while self.queue or self.alone or self.running:
+            self._submit()
+            self._ping_down_workers()
+            self._ask_for_events()
+            waiting = [*self.running, *self.pings, *self.drains]
+            done, _ = await asyncio.wait(
+                waiting, timeout=POLL_S, return_when=asyncio.FIRST_COMPLETED
+            )
+            for future in done:
+                if future in self.running:
+                    self._result(future, finished)
+                elif future in self.pings:
+                    self._pinged(future)
+                else:
+                    self._events(future)
+        for future in [*self.pings, *self.drains]:
+            future.cancel()  # events of finished files only: the display has their ends
+        return self.outcomes
+
+    def _submit(self) -> None:
+        up = [w for w in range(len(self.workers)) if w not in self.down]
+        reserved = None
+        if self.alone:  # let the least loaded worker empty, then give it the file alone
+            free = [w for w in up if w not in self.exclusive]
+            reserved = min(free, key=self.load.__getitem__, default=None)
+            if reserved is not None and self.load[reserved] == 0:
+                self.exclusive[reserved] = self.alone.popleft()
+                self._start(reserved, self.exclusive[reserved])
+        for index in up:
+            if index == reserved or index in self.exclusive:
+                continue
+            while self.queue and self.load[index] < self.concurrency:
+                self._start(index, self.queue.popleft())
+
+    def _start(self, index: int, item: BatchItem) -> None:
+        ref = self.workers[index].summarize.remote(item)
+        self.running[asyncio.wrap_future(ref.future())] = (item, index)
+        self.load[index] += 1
+
+    def _result(
+        self,
+        future: asyncio.Future[Any],
+        finished: Callable[[FileOutcome, Stamp | None], None],
+    ) -> None:
+        item, index = self.running.pop(future)
+        self.load[index] -= 1
+        alone = self.exclusive.pop(index, None) is not None
+        try:
+            outcome, stamp = future.result()
+        except self.ray.exceptions.RayError as exc:
+            self.down.setdefault(index, time.monotonic())
+            if alone:  # nothing else ran there: this file took its worker down
+                self.deaths[item.source] = self.deaths.get(item.source, 0) + 1
+            if self.deaths.get(item.source, 0) < ATTEMPTS:
+                self.alone.append(item)
+                return
+            outcome, stamp = _died(item, exc), None
+        self.outcomes[item.source] = outcome
+        finished(outcome, stamp)
+
+    def _ping_down_workers(self) -> None:
+        now = time.monotonic()
+        busy = set(self.pings.values())
+        for index, when in self.down.items():
+            if index not in busy and when <= now:
+                ref = self.workers[index].ping.remote()
+                self.pings[asyncio.wrap_future(ref.future())] = index
+
+    def _pinged(self, future: asyncio.Future[Any]) -> None:
+        index = self.pings.pop(future)
+        try:
+            future.result()
+        except self.ray.exceptions.RayError:
+            self.down[index] = time.monotonic() + POLL_S * 5  # still restarting: ask again
+        else:
+            del self.down[index]
+
+    def _ask_for_events(self) -> None:
+        """One drain in flight per live worker, at most every POLL_S: the display stays live."""
+        now = time.monotonic()
+        busy = set(self.drains.values())
+        for index, worker in enumerate(self.workers):
+            if index in busy or index in self.down or now - self.drained_at[index] < POLL_S:
+                continue
+            self.drained_at[index] = now
+            self.drains[asyncio.wrap_future(worker.drain.remote().future())] = index
+
+    def _events(self, future: asyncio.Future[Any]) -> None:
+        del self.drains[future]
+        # A dead worker's last events are lost: its files are sent again and report anew.
+        with contextlib.suppress(self.ray.exceptions.RayError):
+            self.view.show(future.result())
 
 
 def _died(item: BatchItem, exc: BaseException) -> FileOutcome:
@@ -178,30 +277,19 @@ def _died(item: BatchItem, exc: BaseException) -> FileOutcome:
 class _View:
     """The workers' events on the driver's display, each file's end shown once.
 
-    A retried task reports the files its dead attempt finished as up to date; they were
-    done in this run, so they are shown, and recorded, as done.
+    Dropped: events a worker sends after the driver has the file's outcome, and events of
+    an earlier batch that a warm worker still held.
     """
 
-    def __init__(self, emit: EventSink) -> None:
+    def __init__(self, emit: EventSink, items: list[BatchItem]) -> None:
         self.emit = emit
-        self.shown: dict[str, FileOutcome] = {}
+        self.waiting = {item.source for item in items}
 
     def show(self, events: list[dict[str, Any]]) -> None:
         for event in events:
-            if event["event"] == "file_done":
-                self._done(event["outcome"])
-            elif event["source"] not in self.shown:
+            if event["source"] in self.waiting:
                 self.emit(event)
 
-    def finished(self, outcome: FileOutcome) -> FileOutcome:
-        """The outcome to record for a file whose task returned `outcome`."""
-        earlier = self.shown.get(outcome.source)
-        if earlier is not None and earlier.status == "done" and outcome.status == "skipped":
-            return earlier
-        self._done(outcome)
-        return outcome
-
-    def _done(self, outcome: FileOutcome) -> None:
-        if outcome.source not in self.shown:
-            self.shown[outcome.source] = outcome
-            self.emit({"event": "file_done", "source": outcome.source, "outcome": outcome})
+    def done(self, outcome: FileOutcome) -> None:
+        self.waiting.discard(outcome.source)
+        self.emit({"event": "file_done", "source": outcome.source, "outcome": outcome})

@@ -321,3 +321,75 @@ def test_without_an_address_a_local_ray_instance_is_started(tmp_path: Path) -> N
     )
     assert result.returncode == 0, result.stderr
     assert len(outputs(tmp_path / "out")) == 4
+
+
+def worker_pids(ray: Any) -> set[int]:
+    from pipeline.batch import ray_pool
+
+    assert ray_pool._warm is not None
+    calls = [w.__ray_call__.remote(lambda self: os.getpid()) for w in ray_pool._warm.workers]
+    return set(ray.get(calls))
+
+
+def test_a_process_running_batches_keeps_its_workers_warm(
+    ray_cluster: Cluster, tmp_path: Path
+) -> None:
+    """A library caller's second batch reuses the first one's worker processes (each
+    costs seconds to start); a batch with other settings gets workers of its own."""
+    import asyncio
+
+    import ray
+
+    from pipeline import Settings
+    from pipeline.batch import ray_pool
+    from pipeline.batch.items import BatchOptions
+    from pipeline.batch.plan import plan
+    from pipeline.batch.runner import run_batch
+
+    settings = Settings(data_dir=tmp_path / "data", cache="off")
+
+    def batch(docs: Path, name: str, words: int | None = None) -> None:
+        out = str(tmp_path / name)
+        items = plan([str(docs)], out, "md").items
+        options = BatchOptions(executor="ray", concurrency=2, words=words)
+        events: list[dict[str, Any]] = []
+        outcomes = asyncio.run(
+            run_batch(items, out, options, settings=settings, on_event=events.append)
+        )
+        assert [o.status for o in outcomes] == ["done"] * 6
+        # Only this batch's files on its display, never what a warm worker held from before.
+        assert {e["source"] for e in events} == {item.source for item in items}
+
+    try:
+        batch(make_corpus(tmp_path / "docs", 6), "first")
+        first = worker_pids(ray)
+        batch(make_corpus(tmp_path / "other", 6), "second")
+        assert worker_pids(ray) == first
+        assert outputs(tmp_path / "second") == outputs(tmp_path / "first")
+        batch(tmp_path / "docs", "shorter", words=20)
+        assert worker_pids(ray).isdisjoint(first)
+    finally:
+        ray_pool.forget(ray)  # the session's other tests need the cluster's CPUs
+
+
+def test_the_call_limiter_starts_without_importing_longdoc(ray_cluster: Cluster) -> None:
+    """The limiter starts at every model-reading batch: importing longdoc would cost it
+    seconds of CPU beside the workers."""
+    import sys
+
+    import ray
+
+    from pipeline.batch.ray_limiter import start_limiter
+
+    limiter = start_limiter(2, 1.0)
+    try:
+        imported = ray.get(
+            limiter.__ray_call__.remote(
+                lambda self: sorted(m for m in sys.modules if m.split(".")[0] == "pipeline")
+            )
+        )
+        assert imported == []
+        lease = ray.get(limiter.acquire.remote())
+        ray.get(limiter.release.remote(lease))
+    finally:
+        ray.kill(limiter)

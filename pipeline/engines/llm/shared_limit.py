@@ -3,7 +3,7 @@
 call_model holds one shared slot around each attempt, inside the per-process cap, so N
 workers with `max_concurrency` each still send at most the shared limit to a provider.
 Nothing is installed by default, and then a slot costs nothing. A batch executor installs
-a provider in each worker process (pipeline/batch/ray_actors.py: one actor holding the
+a provider in each worker process (pipeline/batch/ray_limiter.py: one actor holding the
 cluster's slots).
 """
 
