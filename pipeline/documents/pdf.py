@@ -6,6 +6,7 @@ import json
 import math
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -37,10 +38,16 @@ def pdf_text(
         str(settings.pdf_max_memory_mb),
         str(math.ceil(settings.load_timeout_s)),
     ]
-    with subprocess.Popen(
-        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
-    ) as child:
-        stdout = _wait(child, raw, where, settings, budget)
+    # The bytes go in through a file, not a pipe: `communicate` retried after a timeout
+    # writes no more input, so a PDF over the pipe's 64 KB sent to a child that had not
+    # started reading within the first poll (a busy machine) was never sent whole.
+    with tempfile.TemporaryFile() as source:
+        source.write(raw)
+        source.seek(0)
+        with subprocess.Popen(
+            command, stdin=source, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+        ) as child:
+            stdout = _wait(child, where, settings, budget)
     try:
         result = json.loads(stdout)
     except ValueError:
@@ -53,17 +60,15 @@ def pdf_text(
 
 
 def _wait(
-    child: subprocess.Popen[bytes], raw: bytes, where: str, settings: Settings, budget: LoadBudget
+    child: subprocess.Popen[bytes], where: str, settings: Settings, budget: LoadBudget
 ) -> bytes:
     """The child's output; it is killed when the budget is cancelled or its time is up."""
     deadline = time.monotonic() + settings.load_timeout_s
-    sending: bytes | None = raw
     while True:
         try:
-            stdout, _ = child.communicate(sending, timeout=POLL_S)
+            stdout, _ = child.communicate(timeout=POLL_S)
             return stdout
         except subprocess.TimeoutExpired:
-            sending = None  # the input is sent once; later calls only go on waiting
             if budget.cancelled or time.monotonic() > deadline:
                 child.kill()
                 child.communicate()
