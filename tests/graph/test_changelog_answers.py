@@ -70,3 +70,11 @@ def test_an_option_the_man_page_never_writes_is_not_found() -> None:
     # 'Z' is there (in '~^Z' and 'Control-Z'); the option '-Z' is not.
     assert _ask(MAN_PAGE, "What does the -Z option do?").answer == NOT_FOUND["en"]
     assert _ask(MAN_PAGE, "What does the -x option do?").answer.startswith("-x: Print commands")
+
+
+def test_a_variable_in_capitals_one_letter_off_another_is_not_read_as_a_typo() -> None:
+    page = MAN_PAGE + (
+        "\nPROMPTING\n       PROMPT  Set the prompt: the string shown before each command is"
+        " read.\n              The right prompt is the same on every line.\n"
+    )
+    assert _ask(page, "How do I set a right-hand prompt with RPROMPT?").answer == NOT_FOUND["en"]
