@@ -1,6 +1,6 @@
 """Answers on real documents, read as a user reads them: right, and clean.
 
-    python tests/bench/eval_realdocs.py [--split all|dev|eval] [--show] [--kind KIND]
+    python tests/bench/eval_realdocs.py [--set main|fresh] [--split all|dev|eval] [--show]
 
 tests/bench/realdocs/ holds whole public documents nobody wrote for longdoc (man pages,
 licences, HTML library docs, changelogs, PDF reports, a long Markdown README; sources and
@@ -52,7 +52,12 @@ SHAPE_OF = {
     "ltnews35.pdf": "pdf",
     "libtasn1.pdf": "pdf",
     "axios-README.md": "markdown",
+    "bzip2.1.txt": "man page",
+    "LGPL-3.txt": "licence",
 }
+QUESTION_SETS = {"main": "questions.jsonl", "fresh": "questions-fresh.jsonl"}
+"""main: the set the engine was worked on; fresh: questions written afterwards on other
+documents, to check the figure is not tuned to the main set."""
 
 _SOFT_BREAK = re.compile(r"[‐-]\n[ \t]*")
 _WRAP = re.compile(r"\S\n[ \t]*[a-z(]|\S[ \t]{2,}\S|[‐-]\n")
@@ -117,8 +122,9 @@ def _starts_block(text: str, start: int) -> bool:
     return len(previous) < SHORT_LINE
 
 
-def load(split: str) -> list[dict[str, Any]]:
-    questions = [json.loads(line) for line in (HERE / "questions.jsonl").open() if line.strip()]
+def load(split: str, name: str = "main") -> list[dict[str, Any]]:
+    source = HERE / QUESTION_SETS[name]
+    questions = [json.loads(line) for line in source.open() if line.strip()]
     seen: dict[str, int] = defaultdict(int)
     chosen = []
     for question in questions:
@@ -134,9 +140,10 @@ def main() -> None:
     parser.add_argument("--split", choices=["all", "dev", "eval"], default="all")
     parser.add_argument("--show", action="store_true", help="Print every answer.")
     parser.add_argument("--kind", help="Only questions of this kind (fact, table, steps, ...).")
+    parser.add_argument("--set", choices=sorted(QUESTION_SETS), default="main")
     args = parser.parse_args()
     settings = Settings(cache="off")  # a cached reading would hide a change of the engine
-    questions = [q for q in load(args.split) if not args.kind or q["kind"] == args.kind]
+    questions = [q for q in load(args.split, args.set) if not args.kind or q["kind"] == args.kind]
     right: dict[str, list[bool]] = defaultdict(list)
     clean: dict[str, list[bool]] = defaultdict(list)
     loaded: dict[str, DocumentText] = {}
