@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pipeline import InputError, Settings, TooLargeError, UnsupportedTypeError, aask, ask
-from pipeline.documents import from_bytes, load_documents
+from pipeline.documents import from_bytes, load_documents, pdf
 from pipeline.documents.html import html_text
 from pipeline.documents.sniff import sniff_type
 from tests.support.documents import html_page, pdf_bytes
@@ -23,6 +23,20 @@ def test_pdf_text_keeps_page_starts_that_point_at_each_page() -> None:
     loaded = from_bytes(pdf_bytes(pages), "three.pdf", Settings())
     for number, (start, page) in enumerate(zip(loaded.page_starts, pages, strict=True)):
         assert loaded.text[start : start + len(page)] == page, number
+
+
+def test_a_pdf_larger_than_a_pipe_loads_when_its_reader_starts_late(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 100 KB of PDF is more than a pipe holds; polling every millisecond, the reader has
+    # never started by the first poll (as on a busy machine), and the rest must still arrive.
+    monkeypatch.setattr(pdf, "POLL_S", 0.001)
+    pages = [f"Page {n} says the harbour opens at {n} o'clock. " * 20 for n in range(100)]
+    raw = pdf_bytes(pages)
+    assert len(raw) > 100_000
+    loaded = from_bytes(raw, "big.pdf", Settings(load_timeout_s=20))
+    assert len(loaded.page_starts) == 100
+    assert "harbour opens at 99" in loaded.text
 
 
 def test_library_and_cli_read_a_pdf_path_and_cite_its_page(tmp_path: Path) -> None:

@@ -213,10 +213,11 @@ def near_spellings(word: str, candidates: Iterable[str]) -> list[str]:
     """Words of `candidates` one or two edits from `word` ('Gandhi' for 'Ghandi').
 
     One edit for words of up to 6 letters, two beyond; never for words holding digits, whose
-    one changed digit is another number (a swapped '1646' is not '1647').
+    one changed digit is another number (a swapped '1646' is not '1647'), nor for words in
+    capitals, which name an identifier or an acronym as written.
     """
-    if any(c.isdigit() for c in word) or len(word) < 4:
-        return []
+    if any(c.isdigit() for c in word) or len(word) < 4 or word.isupper():
+        return []  # a word in capitals is an identifier: 'RPROMPT' is not a typo of 'PROMPT'
     limit = 1 if len(word) <= 6 else 2
     target = fold(word).lower()
     near = {

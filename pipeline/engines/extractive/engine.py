@@ -15,6 +15,7 @@ from pipeline.engines.extractive.passages import Passages
 from pipeline.engines.extractive.retrieval import (
     Hit,
     Query,
+    asks_for_release,
     asks_for_steps,
     build_query,
     diverse_order,
@@ -87,7 +88,8 @@ class ExtractiveEngine:
         best = sorted(hits, key=lambda h: -h.score)[: self._offered]
         coverage = max((h.coverage for h in hits), default=0.0)
         steps = asks_for_steps(task["question"])
-        evidence = [_shown(chunk, passages, hit, steps) for hit in best]
+        release = asks_for_release(task["question"])
+        evidence = [_shown(chunk, passages, hit, steps, release) for hit in best]
         decisive = query.decisive
         return Finding(
             chunk=chunk["id"],
@@ -266,11 +268,16 @@ def _missing_terms(findings: list[Finding], kept: list[Evidence]) -> list[str]:
     )
 
 
-def _shown(chunk: Chunk, passages: Passages, hit: Hit, steps: bool) -> Evidence:
+def _shown(
+    chunk: Chunk, passages: Passages, hit: Hit, steps: bool, release: bool = False
+) -> Evidence:
     """Evidence for a scored unit, cited and shown whole: a procedure's steps when the
-    question asks how to do something, else the unit with its term, headers or lead-in."""
+    question asks how to do something, else the unit with its term, headers or lead-in;
+    after its release's heading when the question asks which release or when."""
     unit = passages.unit_at(hit.start)
     shown = (passages.procedure(unit) if steps else None) or passages.show(unit)
+    if release:
+        shown = passages.in_release(unit, shown)
     return evidence_at(chunk, shown.start, shown.end, hit.score, shown.text)
 
 

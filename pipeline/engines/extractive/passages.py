@@ -26,6 +26,8 @@ _BULLET = re.compile(r"^[-*+•◦‣▪·][ \t]+")
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")
 _COMMENT = re.compile(r"\s*(?://|#(?!!)|/\*|\*(?!\*)|--\s|;)")
 _FENCE_LINE = re.compile(r"\s*(?:`{3,}|~{3,})")
+# A heading that names a release: a version ('3.8', '0.28.0') or a year ('2022-09-02').
+_RELEASE_HEADING = re.compile(r"\d+\.\d+|\b(?:19|20)\d\d\b")
 # Second column headers that only say "what the first column means".
 _PLAIN_SECOND = frozenset("definition description meaning explanation details".split())
 WHOLE_ITEM_CHARS = 400
@@ -105,6 +107,19 @@ class Passages:
                 continue
             parent = self.structure.parent(block)
             found.append(self._last_unit(parent) if parent >= 0 else -1)
+        return found
+
+    @cached_property
+    def sections(self) -> list[tuple[int, ...]]:
+        """Per unit, the units of every heading above it (outermost first): a changelog
+        entry under '** Bug fixes' is still in '* release 3.8', which names it."""
+        path_of: dict[int, tuple[int, ...]] = {}
+        found: list[tuple[int, ...]] = []
+        for block in self.blocks:
+            if block not in path_of:
+                path = self.structure.heading_path(block)
+                path_of[block] = tuple(self.first[h] for h in path if self.first[h] >= 0)
+            found.append(path_of[block])
         return found
 
     def is_term(self, unit: int) -> bool:
@@ -192,6 +207,19 @@ class Passages:
             if steps is not None:
                 return steps
         return Shown(start, end, text)
+
+    def in_release(self, unit: int, shown: Shown) -> Shown:
+        """`shown` after the nearest heading above it that names a release ('0.25.0 (11th
+        September, 2023): Drop support for Python 3.7.'): what a changelog entry says
+        changed, and in which version; `shown` as it is under no such heading."""
+        block = self.blocks[unit]
+        for heading in reversed(self.structure.heading_path(block)):
+            if heading == block:
+                return shown  # the heading itself is the answer
+            title = self.heading_text(heading)
+            if _RELEASE_HEADING.search(title):
+                return Shown(shown.start, shown.end, f"{title}: {shown.text}")
+        return shown
 
     def procedure(self, unit: int) -> Shown | None:
         """A list with its lead-in, shown whole: for a lead-in ('To restore factory

@@ -20,7 +20,14 @@ from typing import Any, Literal
 
 from pipeline.engines.extractive.decisive import Decisive, Usage, decide
 from pipeline.engines.extractive.passages import Passages
-from pipeline.engines.extractive.terms import SoftFinder, TermFinder, fold, query_terms, tokens
+from pipeline.engines.extractive.terms import (
+    LITERAL,
+    SoftFinder,
+    TermFinder,
+    fold,
+    query_terms,
+    tokens,
+)
 from pipeline.engines.extractive.units import Unit, coverage_units, covered
 
 AnswerType = Literal["date", "number", "person", "place", "reason", "name"]
@@ -175,6 +182,19 @@ _DEFINITION = re.compile(
     r"|\bwhat\b.*\b(?:mean|stand for|do|does|contain|display|test)s?\s*\??\s*$|\bdefin",
     re.IGNORECASE,
 )
+
+
+_RELEASE = re.compile(
+    r"^\s*when\b|\b(?:which|what|in which|in what)\s+(?:\w+\s+)?(?:release|version)s?\b"
+    r"|\bsince (?:which|what|when)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_for_release(question: str) -> bool:
+    """'Which release dropped Python 3.7?', 'When was 0.28.0 released?': in a changelog the
+    answer is the version or date of the section heading the entry sits under."""
+    return _RELEASE.search(question) is not None
 
 
 def asks_what_is(question: str) -> bool:
@@ -338,6 +358,9 @@ def build_query(question: str, texts: list[str], ids: list[str] | None = None) -
         terms = [t for t in terms if t not in decisive.variants]
         terms += [v for v in spellings if v not in terms]
         usage = _usage(terms, texts, spans)
+    unwritten = _unwritten(question, terms, usage, texts)
+    if unwritten:
+        decisive = dataclasses.replace(decisive, absent=[*decisive.absent, *unwritten])
     n = usage.sentences + PRIOR_SENTENCES
     idf = {
         t: math.log(1 + (n - usage.df.get(t, 0) + 0.5) / (usage.df.get(t, 0) + 0.5)) for t in terms
@@ -345,6 +368,24 @@ def build_query(question: str, texts: list[str], ids: list[str] | None = None) -
     average = usage.length / usage.sentences if usage.sentences else 1.0
     coverage = coverage_units(content_question(question), idf)
     return Query(question, idf, average, answer_type(question), decisive, coverage)
+
+
+# A version or a protocol as written: '3.8', '0.28.0', 'HTTP/3'. Its pieces ('3', '8') are
+# in every changelog, so only the whole says whether the documents mention it.
+_COMPOUND_NUMBER = re.compile(r"(?<![\w.])(?:\d+(?:\.\d+)+|[A-Za-z]+/\d+(?:\.\d+)*)(?![\w]|\.\d)")
+
+
+def _unwritten(question: str, terms: list[str], usage: Usage, texts: list[str]) -> list[str]:
+    """Names the question writes literally that the documents never write: an option
+    ('-Z' of a man page that has none) or a version ('grep 4.0' in a NEWS file that stops
+    at 3.8). They name the thing asked about, so a passage without them cannot answer."""
+    missing = [t[len(LITERAL) :] for t in terms if t.startswith(LITERAL + "-")]
+    missing = [m for m in missing if not usage.df.get(LITERAL + m)]
+    for match in _COMPOUND_NUMBER.finditer(question):
+        written = re.compile(rf"(?<![\w.]){re.escape(match.group())}(?![\w]|\.\d)", re.IGNORECASE)
+        if not any(written.search(text) for text in texts):
+            missing.append(match.group())
+    return list(dict.fromkeys(missing))
 
 
 def _usage(terms: list[str], texts: list[str], spans: list[list[tuple[int, int]]]) -> Usage:
@@ -460,6 +501,8 @@ def score_sentences(
                         near[term] = max(near.get(term, 0.0), share)
                         near_found[term] = max(near_found.get(term, 0.0), min(1.0, count))
         held = _held(sid, counts, heading, previous == ANAPHOR_CONTEXT, paragraph_terms)
+        if required:
+            held.update(t for h in passages.sections[sid] for t in counts.get(h, ()))
         lacking = _lacking(required, held) if required else []
         ranking = (
             sum(weight[t] * f for t, f in found.items())
@@ -501,7 +544,8 @@ def _held(
     paragraph_terms: list[set[str]],
 ) -> set[str]:
     """The terms a passage holds for the decisive check: its sentence, its paragraph, its
-    section heading, and the previous sentence when it opens with a pronoun. Not the
+    section heading (and the headings above it, see Passages.sections), and the previous
+    sentence when it opens with a pronoun. Not the
     next paragraph's first sentence, which is about the next entry of a register."""
     held = set(counts.get(sid, {})) | paragraph_terms[sid]
     if heading[sid] in counts:

@@ -1,0 +1,80 @@
+"""Answers on changelogs and man pages that name a release, a version or an option."""
+
+from __future__ import annotations
+
+from pipeline import AskResult, ask
+from pipeline.prompts import NOT_FOUND
+
+CHANGELOG = """# Changelog
+
+## 3.8 (2nd September, 2022)
+
+### Changed
+
+* The -P option is now based on PCRE2. The -P option is faster, and the -P option
+  warns about stray backslashes in every pattern it reads.
+
+### Fixed
+
+* The retry limit is read from the config file again.
+* Patterns of 4 or more characters are cached, and a cache of 0 bytes turns it off.
+
+## 2.5 (1st January, 2021)
+
+### Changed
+
+* The -P option is based on PCRE.
+* Drop support for Python 3.6.
+"""
+"""A Keep-a-Changelog file: entries under a kind of change, under their release."""
+
+MAN_PAGE = """NAME
+       demo - a demonstration shell
+
+OPTIONS
+       -e      Exit immediately if a pipeline returns a non-zero status.
+       -x      Print commands and their arguments as they are executed.
+
+ESCAPE CHARACTERS
+       ~.      Disconnect.
+       ~^Z     Background the session: the option keeps it running.
+
+JOB CONTROL
+       Typing the suspend character (typically ^Z, Control-Z) while a process
+       is running causes that process to be stopped.
+"""
+
+
+def _ask(text: str, question: str) -> AskResult:
+    return ask({"id": "doc", "text": text}, question)
+
+
+def test_which_release_is_answered_with_the_heading_the_entry_sits_under() -> None:
+    result = _ask(CHANGELOG, "Which release dropped support for Python 3.6?")
+    assert result.answer.startswith("2.5 (1st January, 2021): Drop support for Python 3.6.")
+
+
+def test_a_version_in_the_question_is_found_in_the_release_heading_above_the_entry() -> None:
+    # The entry of 3.8 says more about -P, but the question asks about 2.5, whose number
+    # is two headings above its entry.
+    result = _ask(CHANGELOG, "What is the -P option based on in 2.5?")
+    assert result.answer.startswith("The -P option is based on PCRE.")
+
+
+def test_a_release_the_changelog_never_mentions_is_not_found() -> None:
+    # '4' and '0' are both there, in another entry; the release 4.0 is not.
+    assert _ask(CHANGELOG, "What is new in 4.0?").answer == NOT_FOUND["en"]
+
+
+def test_an_option_the_man_page_never_writes_is_not_found() -> None:
+    # 'Z' is there (in '~^Z' and 'Control-Z'); the option '-Z' is not.
+    assert _ask(MAN_PAGE, "What does the -Z option do?").answer == NOT_FOUND["en"]
+    assert _ask(MAN_PAGE, "What does the -x option do?").answer.startswith("-x: Print commands")
+
+
+def test_a_variable_in_capitals_one_letter_off_another_is_not_read_as_a_typo() -> None:
+    page = MAN_PAGE + (
+        "\nPROMPTING\n       PROMPT  Set the prompt: the string shown before each command is"
+        " read.\n              The right prompt is the same on every line.\n"
+    )
+    assert _ask(page, "How do I set a right-hand prompt with RPROMPT?").answer == NOT_FOUND["en"]
