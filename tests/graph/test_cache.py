@@ -15,6 +15,7 @@ import pytest
 from pipeline import Settings, aask, ask, prompts, stream_ask, summarize
 from pipeline.cache import CachedReading, ChunkCache, open_chunk_cache
 from pipeline.cache.store import SQLITE_FILE, SqliteDatabase
+from pipeline.engines.extractive import engine as extractive_engine
 from pipeline.types import Chunk
 from tests.support import LONGDOC
 from tests.support.fakes import FakeChatModel
@@ -113,6 +114,18 @@ def test_a_different_question_model_prompt_or_shaping_setting_never_hits(
     assert reads(call_timeout_s=5.0) > 0  # only how the run goes: still a hit
     monkeypatch.setattr(prompts, "MAP_ASK_SYSTEM", prompts.MAP_ASK_SYSTEM + " Be brief.")
     assert reads() == 0
+
+
+def test_the_built_in_engines_readings_never_outlive_its_code(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Its readings are what its code computes: after an upgrade or a fix, an entry made
+    by the old code would serve the old answer."""
+    text = report()
+    ask(text, QUESTION)
+    assert ask(text, QUESTION).usage.cached_reads > 0
+    monkeypatch.setattr(extractive_engine, "code_version", lambda: "another-version")
+    assert ask(text, QUESTION).usage.cached_reads == 0
 
 
 class OtherModel(FakeChatModel):

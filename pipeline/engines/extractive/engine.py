@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
@@ -41,6 +44,19 @@ RUNNER_UP_SHARE = 0.3
 SQuAD questions no runner-up holding the answer scores below it (0.4 would lose 0.2%)."""
 
 
+@cache
+def code_version() -> str:
+    """A hash of the code that makes this engine's readings: its own modules and the text
+    readers below them. Its readings are what this code computes, so a cached reading made
+    by another version of it (an upgrade, a fix) must never be served."""
+    package = Path(__file__).parent
+    sources = sorted([*package.glob("*.py"), *(package.parent.parent / "text").glob("*.py")])
+    digest = hashlib.sha256()
+    for source in sources:
+        digest.update(source.name.encode() + b"\0" + source.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 class ExtractiveEngine:
     """Answers with the document's own best sentences and summarizes with its most central ones.
 
@@ -52,7 +68,7 @@ class ExtractiveEngine:
         self.settings = settings
         # Reading a chunk costs microseconds here, so big chunks only cut per-task overhead.
         self.chunk_size: int | None = settings.extractive_chunk_size
-        self.cache_identity: str | None = "extractive"
+        self.cache_identity: str | None = f"extractive:{code_version()}"
         self._cited = max(settings.evidence_sentences, settings.answer_sentences)
         # Each chunk offers twice the citations needed, so answer() can pick diverse ones.
         self._offered = 2 * self._cited
