@@ -64,3 +64,22 @@ def test_a_hard_wrapped_licence_sentence_is_whole_and_on_one_line() -> None:
     assert first.endswith("give all recipients a copy of this License along with the Program.")
     assert "\n" not in result.answer
     assert "  " not in result.answer
+
+
+LEVELS = """# Logging levels
+
+Every record has a level. The WARNING level is the default threshold of the root logger, and
+a custom level needs a numeric value of its own, chosen between the predefined ones.
+
+| Level | Numeric value |
+|---|---|
+| CRITICAL | 50 |
+| WARNING | 30 |
+| DEBUG | 10 |
+"""
+
+
+def test_a_row_that_holds_only_a_name_and_a_number_answers_what_its_header_says() -> None:
+    """The row's header says what its bare cells are: '30' is the numeric value."""
+    result = ask(LEVELS, "What is the numeric value of the WARNING level?")
+    assert result.answer.startswith("WARNING — Numeric value: 30\n")

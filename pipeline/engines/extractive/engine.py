@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
+import re
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
@@ -38,6 +40,8 @@ from pipeline.types import (
     Route,
     Task,
 )
+
+_SENTENCE_END = re.compile(r"[.!?:;。！？：；…][\"'”’)\]」』）]*$")
 
 RUNNER_UP_SHARE = 0.3
 """Least share of the best sentence's score a runner-up needs to be cited; on held-out
@@ -314,8 +318,14 @@ def _compose(shown: list[Evidence]) -> str:
         seen.add(key)
         kept.append(item)
         parts.append(item.reads)
-    joiner = "\n\n" if any("\n" in part for part in parts) else " "
-    return joiner.join(parts)
+    if any("\n" in part for part in parts):
+        return "\n\n".join(parts)
+    # A unit that is no sentence (a table row, a term) ends the line, or the next sentence
+    # would read as its continuation: "WARNING — Numeric value: 30 The WARNING level...".
+    text = parts[0] if parts else ""
+    for before, part in itertools.pairwise(parts):
+        text += (" " if _SENTENCE_END.search(before) else "\n") + part
+    return text
 
 
 def _distinct(evidence: Iterable[Evidence]) -> list[Evidence]:

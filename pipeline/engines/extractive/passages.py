@@ -141,20 +141,27 @@ class Passages:
 
     @cached_property
     def term_parents(self) -> list[tuple[int, int]]:
-        """(term unit, parent label unit) for every term under another term or a heading:
-        a term's full name is its path ('set' ... '-e'), so it inherits its parent's words."""
+        """(unit, parent unit) for every term under another term or a heading, and every
+        table row under its header row: a term's full name is its path ('set' ... '-e'), and
+        a row means what its header says ('| WARNING | 30 |' under '| Level | Numeric value |'
+        is the numeric value of the WARNING level), so each inherits its parent's words."""
         pairs = []
         for unit, block in enumerate(self.blocks):
-            if self.structure.kind(block) != Kind.TERM:
+            kind = self.structure.kind(block)
+            if kind not in (Kind.TERM, Kind.ROW):
                 continue
             parent = self.structure.parent(block)
-            if parent >= 0 and self.structure.kind(parent) in _LABELS and self.first[parent] >= 0:
+            if parent < 0 or self.first[parent] < 0:
+                continue
+            parent_kind = self.structure.kind(parent)
+            if parent_kind in _LABELS if kind == Kind.TERM else parent_kind == Kind.ROW:
                 pairs.append((unit, self.first[parent]))
         return pairs
 
     def inherit(self, counts: dict[int, dict[str, float]]) -> None:
         """Give each term the question words of the labels above it, in document order so
-        that a chain ('SHELL BUILTIN COMMANDS' > 'set' > '-e') accumulates."""
+        that a chain ('SHELL BUILTIN COMMANDS' > 'set' > '-e') accumulates; each row its
+        header's."""
         for unit, parent in self.term_parents:
             above = counts.get(parent)
             if above:
