@@ -167,9 +167,12 @@ async def call_model(
                 raise _deadline_error(attempts, settings, None)
             try:
                 # A batch on a cluster shares one limit across its workers (shared_limit.py);
-                # the timeout covers the call, not the wait for that slot.
+                # the timeout covers the call, not the wait for that slot. asyncio.timeout,
+                # not wait_for: on Python 3.11 wait_for drops a cancellation (Ctrl-C) that
+                # arrives as the call completes, and the run goes on.
                 async with shared_slot():
-                    result = await asyncio.wait_for(make_call(), timeout)
+                    async with asyncio.timeout(timeout):
+                        result = await make_call()
             except Exception as exc:
                 wait = _after_failure(exc, ticket, limiter, attempts, settings)
                 if clock() + wait >= deadline:

@@ -177,7 +177,9 @@ class Limiter:
                     future: asyncio.Future[None] = loop.create_future()
                     self._waiters.append((loop, future))
                 try:
-                    await asyncio.wait_for(future, None if timeout == math.inf else timeout)
+                    # Not wait_for, which on Python 3.11 can drop a cancellation.
+                    async with asyncio.timeout(None if timeout == math.inf else timeout):
+                        await future
                 except TimeoutError:
                     pass  # a pause or a budget's wait is over: check again
                 except asyncio.CancelledError:
