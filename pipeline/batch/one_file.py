@@ -66,10 +66,19 @@ async def summarize_file(
             storage.write_whole(item.output, text)
             outcome = FileOutcome(item.source, item.output, "done", usage=result.usage)
     except Exception as exc:  # one bad file is reported; the rest go on
+        if _cancelling():
+            # Ctrl-C: the graph may surface the cancellation as an error of a node that was
+            # running (langgraph's NodeCancelledError); the run stops, the file is no failure.
+            raise asyncio.CancelledError from exc
         outcome = FileOutcome(item.source, item.output, "failed", error=_reason(exc))
     outcome.seconds = time.monotonic() - started
     outcome.renamed_from = item.renamed_from
     return outcome, stamp
+
+
+def _cancelling() -> bool:
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
 
 
 def _reason(exc: Exception) -> str:
