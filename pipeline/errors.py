@@ -25,6 +25,7 @@ codes and `Error:` lines in pipeline/cli/app.py.
 
 from __future__ import annotations
 
+import asyncio
 from typing import ClassVar
 
 
@@ -171,3 +172,14 @@ class RequestTimeoutError(ModelTimeoutError):
 
     code = "request_timeout"
     default_hint = "Send a smaller document, or raise LONGDOC_REQUEST_TIMEOUT_S."
+
+
+def reraise_if_cancelled(exc: Exception) -> None:
+    """Raise CancelledError if the running task is being cancelled (Ctrl-C, a client gone).
+
+    Code that turns one failure into a reported error and goes on (a chunk, a file) must
+    not do so with a cancellation that the graph surfaced as an error of the node that was
+    running (langgraph's NodeCancelledError): the run would go on to a normal end."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling() > 0:
+        raise asyncio.CancelledError from exc

@@ -14,7 +14,7 @@ from pipeline.batch.items import BatchItem, BatchOptions, FileOutcome
 from pipeline.batch.outputs import fingerprint, is_current, render
 from pipeline.config import Settings
 from pipeline.documents import DocumentBytes, aload_documents
-from pipeline.errors import LongdocError
+from pipeline.errors import LongdocError, reraise_if_cancelled
 from pipeline.results import SummaryResult
 from pipeline.service import stream_summarize
 
@@ -66,19 +66,11 @@ async def summarize_file(
             storage.write_whole(item.output, text)
             outcome = FileOutcome(item.source, item.output, "done", usage=result.usage)
     except Exception as exc:  # one bad file is reported; the rest go on
-        if _cancelling():
-            # Ctrl-C: the graph may surface the cancellation as an error of a node that was
-            # running (langgraph's NodeCancelledError); the run stops, the file is no failure.
-            raise asyncio.CancelledError from exc
+        reraise_if_cancelled(exc)  # Ctrl-C stops the run; the file is no failure
         outcome = FileOutcome(item.source, item.output, "failed", error=_reason(exc))
     outcome.seconds = time.monotonic() - started
     outcome.renamed_from = item.renamed_from
     return outcome, stamp
-
-
-def _cancelling() -> bool:
-    task = asyncio.current_task()
-    return task is not None and task.cancelling() > 0
 
 
 def _reason(exc: Exception) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 from pipeline.cache import CachedReading, CacheScope, ChunkCache
 from pipeline.engines.base import Engine
 from pipeline.engines.meter import Meter
-from pipeline.errors import LongdocError
+from pipeline.errors import LongdocError, reraise_if_cancelled
 from pipeline.graph.nodes import NodeFn
 from pipeline.progress import chunk_counter, emit
 from pipeline.types import CallUsage, ChunkTask, Finding, LimitUsage
@@ -64,6 +64,7 @@ async def _read(
     try:
         finding = await engine.read_chunk(task, meter)
     except Exception as exc:  # one bad chunk must not fail the whole superstep
+        reraise_if_cancelled(exc)  # but a cancelled run stops
         message = exc.message if isinstance(exc, LongdocError) else f"{type(exc).__name__}: {exc}"
         code = exc.code if isinstance(exc, LongdocError) else None
         finding = Finding(chunk=chunk_id, chunks=[chunk_id], error=message, error_code=code)
