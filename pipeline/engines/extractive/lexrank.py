@@ -6,6 +6,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -130,9 +131,15 @@ def select(
     if local_array.mean() > 0:
         local_array = local_array / local_array.mean()
     final = local_share * local_array + (1 - local_share) * global_scores
+    return fill_budget(texts, vectors, final, words)
+
+
+def fill_budget(texts: list[str], vectors: Any, scores: Any, words: int) -> list[int]:
+    """Indices of texts taken best score first while they fit `words`, skipping one that
+    nearly repeats a text already taken (cosine over NEAR_DUPLICATE of its tf-idf row)."""
     picked: list[int] = []
     used = 0
-    for index in sorted(range(len(texts)), key=lambda i: -final[i]):
+    for index in sorted(range(len(texts)), key=lambda i: -scores[i]):
         cost = count_words(texts[index])
         if used + cost > words:
             continue

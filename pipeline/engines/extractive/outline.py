@@ -28,12 +28,10 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-import numpy as np
-
 from pipeline.engines.extractive.lexrank import (
     FOCUS_WEIGHT,
     MIN_TERMS,
-    count_words,
+    fill_budget,
     focus_boost,
     lexrank,
     tfidf_matrix,
@@ -149,18 +147,7 @@ def choose(texts: list[str], scores: list[float], words: int) -> list[int]:
     Candidates that would overflow the budget are skipped for shorter ones, so a
     250-word budget fills to ~240 rather than stopping at the first long sentence.
     """
-    vectors = tfidf_matrix([tokens(t) for t in texts])
-    picked: list[int] = []
-    used = 0
-    for index in sorted(range(len(texts)), key=lambda i: -scores[i]):
-        cost = count_words(texts[index])
-        if used + cost > words:
-            continue
-        if picked and float(np.max(vectors[picked] @ vectors[index])) > NEAR_DUPLICATE:
-            continue
-        picked.append(index)
-        used += cost
-    return picked
+    return fill_budget(texts, tfidf_matrix([tokens(t) for t in texts]), scores, words)
 
 
 NEAR_DUPLICATE = 0.5
