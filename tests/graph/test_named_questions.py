@@ -1,0 +1,55 @@
+"""Questions that say what kind of thing they want: a section (its heading is the answer)
+or a named class or package (which the documents must name to answer)."""
+
+from __future__ import annotations
+
+from pipeline import Settings, ask
+from pipeline.prompts import NOT_FOUND
+
+OFF = Settings(cache="off")
+
+HARBOUR_LICENCE = """HARBOUR PUBLIC LICENCE
+
+1. Definitions.
+
+"The Software" means the harbour tables and the programs that read them. The words this
+section defines mean the same in every other section.
+
+2. Permissions.
+
+You may copy and share the Software, provided you keep this notice with every copy, as
+this section and section 4 require.
+
+3. Termination.
+
+Your rights under this licence end automatically if you break any of its terms.
+
+4. Governing Law.
+
+Any dispute about a termination is settled under the law of Norway.
+"""
+
+RELEASE_NOTES = """# Typeset 2.4 release notes
+
+## Classes
+
+The report class now numbers its appendices with Roman numerals.
+
+The letter class accepts a second signature line.
+
+## Packages
+
+The graphics package reads WebP images.
+"""
+
+
+def test_which_section_is_answered_with_the_sections_heading() -> None:
+    result = ask(HARBOUR_LICENCE, "Which section of the licence covers termination?", settings=OFF)
+    assert result.answer.startswith("3. Termination: Your rights under this licence end")
+
+
+def test_a_class_the_documents_never_name_is_not_found() -> None:
+    result = ask(RELEASE_NOTES, "What does the poster class accept?", settings=OFF)
+    assert result.answer == NOT_FOUND["en"]
+    named = ask(RELEASE_NOTES, "What does the letter class accept?", settings=OFF)
+    assert named.answer.startswith("The letter class accepts a second signature line.")
