@@ -53,3 +53,33 @@ def test_a_class_the_documents_never_name_is_not_found() -> None:
     assert result.answer == NOT_FOUND["en"]
     named = ask(RELEASE_NOTES, "What does the letter class accept?", settings=OFF)
     assert named.answer.startswith("The letter class accepts a second signature line.")
+
+
+TEA_BUILTINS = """TEA(1)                      General Commands Manual                     TEA(1)
+
+NAME
+       tea - a shell for brewing tea
+
+SHELL BUILTIN COMMANDS
+       pour [-c] [-t temp] [cup]
+              Pour the tea into cup, or into the default cup.  The options are:
+              -c     Pour the tea over ice, for a cold brew.
+              -t temp
+                     Heat the water to temp degrees before pouring.
+
+       steep [-z] [-m minutes]
+              Steep the leaves in the pot.  The options are:
+              -m minutes
+                     Steep for this many minutes; the default is three.
+              -z     Steep with zero agitation, so the leaves stay whole.
+"""
+
+
+def test_an_option_is_answered_only_under_the_command_the_question_names() -> None:
+    steep = ask(TEA_BUILTINS, "What does the -z option of the steep builtin do?", settings=OFF)
+    assert steep.answer.startswith("steep -z: Steep with zero agitation")
+    pour = ask(TEA_BUILTINS, "What does the -t option of the pour builtin do?", settings=OFF)
+    assert pour.answer.startswith("pour -t temp: Heat the water to temp degrees")
+    # pour has no -z: steep's is no answer about pour
+    absent = ask(TEA_BUILTINS, "What does the -z option of the pour builtin do?", settings=OFF)
+    assert absent.answer == NOT_FOUND["en"]

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pipeline.engines.extractive.decisive import Decisive, Usage, decide
+from pipeline.engines.extractive.options import options_not_held
 from pipeline.engines.extractive.passages import Passages
 from pipeline.engines.extractive.terms import (
     LITERAL,
@@ -411,6 +412,8 @@ def _unwritten(question: str, terms: list[str], usage: Usage, texts: list[str]) 
         written = re.compile(rf"(?<![\w.]){re.escape(name)}(?![\w]|\.\d)", re.IGNORECASE)
         if not any(written.search(text) for text in texts):
             missing.append(name)
+    if any(t.startswith(LITERAL + "-") for t in terms):
+        missing += options_not_held(question, texts)  # 'read -z' when only 'test -z' is
     return list(dict.fromkeys(missing))
 
 
