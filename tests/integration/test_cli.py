@@ -32,6 +32,21 @@ def test_ask_prints_the_answer_and_numbered_citations() -> None:
     assert "[1] annual_report.md" in result.output
 
 
+def test_cited_text_with_square_brackets_prints_as_written(tmp_path: Path) -> None:
+    page = tmp_path / "tunnel.txt"
+    page.write_text(
+        "OPTIONS\n"
+        "     -L [bind_address:]port:host:hostport\n"
+        "             Forwards the given local port to the given remote host and port.\n"
+    )
+    result = runner.invoke(app, ["ask", str(page), "What does the -L option do?"])
+    assert result.exit_code == 0, result.output
+    citations = [line for line in result.output.splitlines() if line.startswith("[1]")]
+    assert citations, result.output
+    assert "[bind_address:]port:host:hostport" in citations[0]
+    assert "\\[" not in citations[0], "no escape character shows"
+
+
 def test_ask_json_is_the_ask_result_with_exact_spans() -> None:
     result = runner.invoke(app, ["ask", str(REPORT), "Who founded the company?", "--json"])
     assert result.exit_code == 0, result.output
