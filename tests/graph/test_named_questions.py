@@ -1,5 +1,6 @@
 """Questions that say what kind of thing they want: a section (its heading is the answer)
-or a named class or package (which the documents must name to answer)."""
+or a named class, package or option (which the documents must hold to answer), or what
+is not so."""
 
 from __future__ import annotations
 
@@ -83,3 +84,19 @@ def test_an_option_is_answered_only_under_the_command_the_question_names() -> No
     # pour has no -z: steep's is no answer about pour
     absent = ask(TEA_BUILTINS, "What does the -z option of the pour builtin do?", settings=OFF)
     assert absent.answer == NOT_FOUND["en"]
+
+
+PIXEL_READER = """# Pixel reader
+
+The reader opens PNG and JPEG images from disk or from a URL.
+
+It caches every image it opens for an hour.
+
+This version doesn’t read the TIFF format.
+"""
+
+
+def test_a_negation_written_with_a_typographic_apostrophe_answers_a_not_question() -> None:
+    question = "Which image format does this version of the reader not read?"
+    result = ask(PIXEL_READER, question, settings=OFF)
+    assert result.answer.startswith("This version doesn’t read the TIFF format.")

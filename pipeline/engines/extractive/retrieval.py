@@ -272,12 +272,12 @@ _ARTICLES = frozenset({"a", "an", "the"})
 
 
 # "What was not founded in 1870?", "Who never returned?": the question asks about a negation.
-_NEGATED = re.compile(r"\b(?:not|never)\b|n't\b", re.IGNORECASE)
+_NEGATED = re.compile(r"\b(?:not|never)\b|n['’]t\b", re.IGNORECASE)
 _NOT_NEGATED = re.compile(r"\bor not\b|\bnot only\b", re.IGNORECASE)
 # A sentence stating one: 'Teachers do not discipline them', 'It lacks isotopes'.
 _NEGATION = re.compile(
     r"\b(?:not|never|no|none|nothing|nobody|neither|nor|without|cannot|lack(?:s|ed|ing)?"
-    r"|fail(?:s|ed)?\s+to|refus(?:e|es|ed)|den(?:y|ies|ied)|unable|absent)\b|n't\b",
+    r"|fail(?:s|ed)?\s+to|refus(?:e|es|ed)|den(?:y|ies|ied)|unable|absent)\b|n['’]t\b",
     re.IGNORECASE,
 )
 
