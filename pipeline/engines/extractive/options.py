@@ -32,12 +32,13 @@ def named_options(question: str) -> list[tuple[str, str]]:
     return list(dict.fromkeys((c, o) for c, o in pairs if tokens(c)))
 
 
-def options_not_held(question: str, texts: list[str]) -> list[str]:
+def options_not_held(question: str, read: list[Passages]) -> list[str]:
     """'read -z' for each option the question asks of a command whose entry the documents
-    hold with no entry of that option inside it; empty when they hold no entry of it."""
+    (`read`, one reading each) hold with no entry of that option inside it; empty when
+    they hold no entry of it."""
     missing = []
     for command, option in named_options(question):
-        entries = [_entries(Passages.read(text), command, option) for text in texts]
+        entries = [_entries(passages, command, option) for passages in read]
         if any(commands for commands, _ in entries) and not any(held for _, held in entries):
             missing.append(f"{command} {option}")
     return missing

@@ -358,7 +358,8 @@ def build_query(question: str, texts: list[str], ids: list[str] | None = None) -
     """
     terms = query_terms(content_question(question))
     # Read once for both passes: the layout pass is most of their cost.
-    spans = [Passages.read(text).spans for text in texts]
+    read = [Passages.read(text) for text in texts]
+    spans = [passages.spans for passages in read]
     usage = _usage(terms, texts, spans)
     decisive = decide(question, terms, usage, texts, ids)
     # A misspelt name ('Ghandi') is searched as the documents spell it ('Gandhi').
@@ -369,7 +370,7 @@ def build_query(question: str, texts: list[str], ids: list[str] | None = None) -
         terms = [t for t in terms if t not in decisive.variants]
         terms += [v for v in spellings if v not in terms]
         usage = _usage(terms, texts, spans)
-    unwritten = _unwritten(question, terms, usage, texts)
+    unwritten = _unwritten(question, terms, usage, read)
     if unwritten:
         decisive = dataclasses.replace(decisive, absent=[*decisive.absent, *unwritten])
     n = usage.sentences + PRIOR_SENTENCES
@@ -395,11 +396,13 @@ _NAMED_THING = re.compile(
 )
 
 
-def _unwritten(question: str, terms: list[str], usage: Usage, texts: list[str]) -> list[str]:
+def _unwritten(question: str, terms: list[str], usage: Usage, read: list[Passages]) -> list[str]:
     """Names the question writes literally that the documents never write: an option
     ('-Z' of a man page that has none), a version ('grep 4.0' in a NEWS file that stops
     at 3.8) or a named thing ('the beamer class' in release notes that never mention
-    beamer). They name the thing asked about, so a passage without them cannot answer."""
+    beamer), or an option of a command that lists its options without it (see
+    options.py). They name the thing asked about, so a passage without them cannot
+    answer. `read` is each document's reading (Passages)."""
     missing = [t[len(LITERAL) :] for t in terms if t.startswith(LITERAL + "-")]
     missing = [m for m in missing if not usage.df.get(LITERAL + m)]
     names = [m.group() for m in _COMPOUND_NUMBER.finditer(question)]
@@ -410,10 +413,10 @@ def _unwritten(question: str, terms: list[str], usage: Usage, texts: list[str]) 
     ]
     for name in names:
         written = re.compile(rf"(?<![\w.]){re.escape(name)}(?![\w]|\.\d)", re.IGNORECASE)
-        if not any(written.search(text) for text in texts):
+        if not any(written.search(passages.text) for passages in read):
             missing.append(name)
     if any(t.startswith(LITERAL + "-") for t in terms):
-        missing += options_not_held(question, texts)  # 'read -z' when only 'test -z' is
+        missing += options_not_held(question, read)  # 'read -z' when only 'test -z' is
     return list(dict.fromkeys(missing))
 
 
