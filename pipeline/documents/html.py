@@ -18,6 +18,11 @@ the page footer (`role="contentinfo"`, a `<footer>` outside any article or secti
 skipped with everything inside them, so a docs page opens with its title, not with its
 sidebar's table of contents. If such an element never closes, where it ends cannot be
 told: the page is read again with furniture kept rather than lose the rest of it.
+
+A page that marks its main content (`<main>`, `role="main"`: mdBook, Sphinx, MkDocs and
+most site templates do) is read from there only, so what the site puts around every page
+(menus, theme pickers, help pop-ups shown by script, banners) stays out even when it has
+no role to say so. A page whose main element holds no text is read whole.
 """
 
 from __future__ import annotations
@@ -68,6 +73,8 @@ _VOID = frozenset("area base br col embed hr img input link meta param source tr
 """Elements that never have an end tag, so never contain anything to skip."""
 # A start tag without one of these words has no attribute that could make it furniture.
 _FURNITURE_HINT = re.compile("role|hidden|footer|breadcrumb", re.IGNORECASE)
+# A page that marks its main content: a <main> start tag or a role="main" attribute.
+_MAIN_HINT = re.compile(r"<main[\t\n\f\r />]|\brole\s*=\s*[\"']?main\b", re.IGNORECASE)
 
 CHECK_EVERY = 2048
 """Tokens between two calls of `check` (a deadline or cancellation test)."""
@@ -80,19 +87,28 @@ def html_text(page: str, check: Callable[[], None] | None = None) -> str:
     `check` is called every CHECK_EVERY tokens and may raise to stop the work (a deadline
     passed, the request was cancelled); 2,048 tokens take about a millisecond.
     """
-    text, furniture_closed = _visible_text(page, check, skip_furniture=True)
-    if furniture_closed:
-        return text
-    return _visible_text(page, check, skip_furniture=False)[0]
+    if _MAIN_HINT.search(page) is not None:
+        text = _read(page, check, only_main=True)
+        if text.strip():
+            return text
+    return _read(page, check, only_main=False)
+
+
+def _read(page: str, check: Callable[[], None] | None, only_main: bool) -> str:
+    """The page's text without furniture, or with it when a furniture element never closes."""
+    text, furniture_closed = _visible_text(page, check, True, only_main)
+    return text if furniture_closed else _visible_text(page, check, False, only_main)[0]
 
 
 def _visible_text(
-    page: str, check: Callable[[], None] | None, skip_furniture: bool
+    page: str, check: Callable[[], None] | None, skip_furniture: bool, only_main: bool
 ) -> tuple[str, bool]:
-    """The page's text, and False when a furniture element was still open at its end."""
+    """The page's text (of its main elements only, when `only_main`), and False when a
+    furniture element was still open at its end."""
     blocks = _Markdown()
     hidden: dict[str, int] = {}  # open hidden elements by name
-    furniture: _Furniture | None = None
+    furniture: _Element | None = None
+    main: _Element | None = None  # the open main element, when only_main
     sectioning = 0  # open article, aside, main, nav and section elements
     pos, end, tokens = 0, len(page), 0
     while pos < end:
@@ -101,7 +117,7 @@ def _visible_text(
             check()
         lt = _next_markup(page, pos)
         if lt > pos:
-            if not hidden and furniture is None:
+            if not hidden and furniture is None and (main is not None or not only_main):
                 blocks.text(page[pos:lt])
             pos = lt
             continue
@@ -129,13 +145,27 @@ def _visible_text(
                 blocks.end(furniture.tag)
                 furniture = None
             continue
+        if only_main:
+            if main is None:
+                if (
+                    not closing
+                    and _is_main(page, start, pos, tag)
+                    and _opens(page, start, pos, tag)
+                ):
+                    main = _Element(tag)
+                    blocks.start(tag)
+                continue  # outside the main content: the site's frame around the page
+            if main.sees(tag, closing, _opens(page, start, pos, tag)):
+                blocks.end(tag)
+                main = None
+                continue
         if closing:
             if tag in _SECTIONING and sectioning:
                 sectioning -= 1
             blocks.end(tag)
         elif skip_furniture and _is_furniture(page, start, pos, tag, sectioning):
             if _opens(page, start, pos, tag):
-                furniture = _Furniture(tag)
+                furniture = _Element(tag)
                 blocks.start(tag)  # its place still ends a line, a cell or an item
         else:
             if tag in _SECTIONING:
@@ -168,8 +198,20 @@ def _is_furniture(page: str, start: int, after: int, tag: str, sectioning: int) 
     return False
 
 
-class _Furniture:
-    """An open furniture element: its name, and how deep elements of that name nest in it."""
+def _is_main(page: str, start: int, after: int, tag: str) -> bool:
+    """Whether the start tag at page[start:after] opens the page's main content."""
+    if tag == "main":
+        return True
+    for found in _ATTRIBUTE.finditer(page[start:after].lower(), len(tag) + 1):
+        value = found.group(2) or found.group(3) or found.group(4) or ""
+        if found.group(1) == "role" and "main" in value.split():
+            return True
+    return False
+
+
+class _Element:
+    """An open element skipped or read whole (furniture, the main content): its name, and
+    how deep elements of that name nest in it."""
 
     __slots__ = ("depth", "tag")
 

@@ -176,6 +176,35 @@ def test_html_furniture_that_never_closes_loses_nothing() -> None:
     assert html_text(page) == "The pump runs."
 
 
+def test_html_page_with_main_content_is_read_from_there_only() -> None:
+    # a book generator's frame: a help pop-up and a theme menu that only its stylesheet hides
+    page = (
+        "<body><div id='help-popup'><h2>Keyboard shortcuts</h2><p>Press S to search.</p></div>"
+        "<ul class='theme-list'><li>Light</li><li>Coal</li></ul>"
+        "<div class='page'><main><h1>Command-line Arguments</h1>"
+        "<div><p>Here is a list of flags.</p></div><h2>-O: optimize</h2>"
+        "<p>A synonym for -C opt-level=3.</p></main></div>"
+        "<p>Previous chapter</p></body>"
+    )
+    assert html_text(page) == (
+        "# Command-line Arguments\n\nHere is a list of flags.\n\n"
+        "## -O: optimize\n\nA synonym for -C opt-level=3."
+    )
+    # Sphinx marks it with a role; the divs nested inside it do not end it early
+    sphinx = (
+        "<div class='sidebar'><p>Quick search</p></div><div class='body' role='main'>"
+        "<div class='section'><h1>Logging</h1><div><p>Loggers emit records.</p></div>"
+        "<p>Handlers send them on.</p></div></div><div><p>Page source</p></div>"
+    )
+    assert html_text(sphinx) == "# Logging\n\nLoggers emit records.\n\nHandlers send them on."
+
+
+def test_html_main_element_with_no_text_leaves_the_page_whole() -> None:
+    # a page whose script fills <main> later: its text is elsewhere, nothing is lost
+    page = "<body><main></main><p>The pump runs at night.</p></body>"
+    assert html_text(page) == "The pump runs at night."
+
+
 async def test_cancelling_an_ask_stops_the_html_parse_it_started(tmp_path: Path) -> None:
     page = tmp_path / "big.html"
     page.write_text("<html><body>" + "<i></i>" * 1_200_000 + "<p>Acme was founded.</p>")
