@@ -81,6 +81,32 @@ def test_what_is_question_gets_the_sentence_that_defines_the_term() -> None:
     assert source.answer.startswith('The "Source" for a copy in printed form means')
 
 
+GLOSSARY = """HARBOUR DATA LICENCE
+
+1. Definitions
+
+1.1. "Contributor"
+    means each person who adds tide records to the Harbour Data.
+
+1.2. "Larger Work"
+    means a work that combines the Harbour Data with other material, in a separate
+    file, that is not Harbour Data.
+
+2. Grants
+
+You may share a Larger Work under terms of your choice. A Larger Work that holds tide
+records must still name each Contributor of those records, and a Larger Work sold for a
+fee must say where the Harbour Data can be had free of charge.
+"""
+
+
+def test_what_is_question_gets_the_glossary_entry_whose_description_opens_with_means() -> None:
+    result = ask(GLOSSARY, "What is a Larger Work?")
+    assert result.answer.startswith(
+        '1.2. "Larger Work": means a work that combines the Harbour Data with other material'
+    )
+
+
 COUNCIL = """Harbour council minutes
 
 In 2019 the council approved the new footbridge over the harbour. The council also

@@ -542,7 +542,8 @@ def score_sentences(
             + sum(weight[t] * s * near_found[t] for t, s in near.items())
         ) / total_weight
         score = (base.get(sid, 0.0) + context) * ranking**COVERAGE_POWER
-        if subject and not passages.is_label(sid) and defines(sentence, subject):
+        defining = subject and not passages.is_label(sid)
+        if defining and defines(_entry_led(passages, heading, sid), subject):
             score *= 1 + DEFINITION_BOOST  # the sentence defining what the question asks about
         elif what_is and passages.is_term(sid) and passages.names(sid, query.idf):
             score *= 1 + TYPE_BOOST  # the entry the question asks about: its answer type
@@ -569,6 +570,20 @@ def score_sentences(
             coverage = 0.0
         hits.append(Hit(start, end, score, coverage, tuple(words[i] for i in lacking)))
     return hits
+
+
+def _entry_led(passages: Passages, labels: list[int], sid: int) -> str:
+    """A sentence, led by its entry's term when it opens with the defining verb: a
+    licence's '1.7. "Larger Work"' over 'means a work that combines ...'."""
+    text, spans = passages.text, passages.spans
+    sentence = text[spans[sid][0] : spans[sid][1]]
+    label = labels[sid]
+    if label < 0 or label == sid or not passages.is_term(label):
+        return sentence
+    if _DEFINING_VERB.match(sentence) is None:
+        return sentence
+    start, end = spans[label]
+    return f"{text[start:end]} {sentence}"
 
 
 def _held(
