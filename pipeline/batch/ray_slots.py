@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipeline.batch.ray_limiter import LEASE_USES
+from pipeline.engines.llm.shared_limit import Free
 
 
 @dataclass
@@ -47,16 +48,28 @@ class SlotKeeper:
         self.requests: set[asyncio.Future[str]] = set()  # kept referenced until answered
 
     @asynccontextmanager
-    async def slot(self) -> AsyncIterator[None]:
+    async def slot(self) -> AsyncIterator[Free]:
+        """Holds a lease until left, or until what it yields is called (the reply is in)."""
         lease = await self._take()
+        held = True
+
+        def free() -> None:
+            nonlocal held
+            if held:
+                held = False
+                self._pass_on(lease)
+
         try:
-            yield
+            yield free
         finally:
-            lease.uses += 1
-            if lease.uses < self.uses:
-                self._arrive(lease)
-            else:
-                self._give_back(lease)
+            free()
+
+    def _pass_on(self, lease: Lease) -> None:
+        lease.uses += 1
+        if lease.uses < self.uses:
+            self._arrive(lease)
+        else:
+            self._give_back(lease)
 
     async def _take(self) -> Lease:
         future: asyncio.Future[Lease] = asyncio.get_running_loop().create_future()

@@ -13,8 +13,8 @@ import pytest
 
 pytest.importorskip("ray")
 
-from pipeline.batch.ray_limiter import LEASE_USES, Limiter  # noqa: E402
-from pipeline.batch.ray_slots import SlotKeeper  # noqa: E402
+from pipeline.batch.ray_limiter import LEASE_USES, Limiter
+from pipeline.batch.ray_slots import SlotKeeper
 
 
 class Method:
@@ -109,10 +109,7 @@ async def test_the_cluster_limit_holds_across_workers_passing_slots_on() -> None
     keepers = [SlotKeeper(handle) for handle in handles]
     calls = Calls()
     await asyncio.gather(
-        *(
-            calls.call(keepers[n % 3], f"call {n}", seconds=0.001 * (n % 7))
-            for n in range(60)
-        )
+        *(calls.call(keepers[n % 3], f"call {n}", seconds=0.001 * (n % 7)) for n in range(60))
     )
     await settled(limiter, handles)
     assert calls.peak == 3
@@ -144,6 +141,32 @@ async def test_a_worker_waiting_elsewhere_gets_a_slot_within_lease_uses_calls() 
     assert calls.peak == 1
 
 
+async def test_a_slot_freed_with_the_reply_serves_the_next_call_and_goes_back_once() -> None:
+    limiter = cluster(1)
+    handle = Handle(limiter)
+    keeper = SlotKeeper(handle, uses=1)  # each lease straight back to the actor
+    order: list[str] = []
+
+    async def first() -> None:
+        async with keeper.slot() as free:
+            order.append("first replied")
+            free()  # the reply is in: parsing it needs no slot
+            await asyncio.sleep(0.05)
+            order.append("first parsed")
+
+    async def second() -> None:
+        await asyncio.sleep(0.001)
+        async with keeper.slot():
+            order.append("second called")
+
+    await asyncio.gather(first(), second())
+    await settled(limiter, [handle])
+    assert order == ["first replied", "second called", "first parsed"]
+    assert handle.messages.count("release") == handle.messages.count("acquire") == 2
+    assert limiter.leases == {}
+    assert limiter.slots._value == 1
+
+
 async def test_a_call_cancelled_while_waiting_leaves_no_slot_held() -> None:
     limiter = cluster(1)
     handle = Handle(limiter)
@@ -169,4 +192,3 @@ async def test_a_limiter_that_cannot_be_reached_fails_the_waiting_call() -> None
     with pytest.raises(ConnectionError, match="limiter actor is gone"):
         await asyncio.wait_for(calls.call(keeper, "x"), 5)
     assert calls.log == []
-
