@@ -241,12 +241,20 @@ async def fake_part(root: Path, latency: float, concurrency: int, rounds: int) -
     make_files(root / "warm", 8, seed=3)
     fake = Settings(max_concurrency=8, data_dir=root / "data", cache="off")
     model = FakeChatModel(latency=latency)
+    # The local rounds get a model of their own: this one's recorded prompts would grow,
+    # and a changed model is a new crew of Ray workers (ray_pool keys them by it).
+    models = {"local": FakeChatModel(latency=latency), "ray": model}
     slots = 2 * concurrency
     await timed_batch(root / "warm", root / "out-fake-warm", concurrency, fake, model, "ray")
     for n in range(rounds):  # the local executor beside it: one process, as many files
         for executor, per_worker in (("local", slots), ("ray", concurrency)):
             wall, seen = await timed_batch(
-                root / "few", root / f"out-fake-{executor}{n}", per_worker, fake, model, executor
+                root / "few",
+                root / f"out-fake-{executor}{n}",
+                per_worker,
+                fake,
+                models[executor],
+                executor,
             )
             ideal = bound(seen, latency, fake.max_concurrency, slots)
             where = "local, 1 process" if executor == "local" else "ray, 2 workers"
