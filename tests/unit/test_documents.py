@@ -16,6 +16,7 @@ from pipeline.documents.html import html_text
 from pipeline.documents.sniff import sniff_type
 from tests.support.documents import html_page, pdf_bytes
 from tests.support.fakes import FakeChatModel
+from tests.support.shaped import HTML_DOCS_PAGE
 
 
 def test_pdf_text_keeps_page_starts_that_point_at_each_page() -> None:
@@ -151,6 +152,28 @@ def test_html_text_is_the_visible_text_for_awkward_markup() -> None:
         "<script>if (a</b) {}</script><style>p{}</style><p>a < b</p><div>unclosed <a href='"
     )
     assert html_text(page) == "quoted\n\nx < y & z\n\na < b\n\nunclosed"
+
+
+def test_html_navigation_sidebars_and_footers_are_not_content() -> None:
+    assert html_text(HTML_DOCS_PAGE) == (
+        "# Tidekit: tide predictions for harbours\n\n"
+        "Tidekit predicts the high and low waters of a harbour from its station's harmonic "
+        "constants.\n\n## Stations\n\n"
+        "Each station is read from the station table when Tidekit starts. "
+        "The table lists 1,200 harbours.\n\n## Units\n\n"
+        "Heights are given in metres unless the --feet option is set.\n\n"
+        "Station notes are kept by each harbour.\n\nWritten by the harbour office."
+    )
+
+
+def test_html_furniture_that_never_closes_loses_nothing() -> None:
+    # where the unclosed <nav> ends cannot be told: all the page is kept
+    assert html_text("<p>Intro.</p><nav><p>Home</p><p>The pump runs.</p>") == (
+        "Intro.\n\nHome\n\nThe pump runs."
+    )
+    # a browser closes what is left open at </body>: that ends the sidebar
+    page = "<body><p>The pump runs.</p><div role='navigation'><div>Home</body></html>"
+    assert html_text(page) == "The pump runs."
 
 
 async def test_cancelling_an_ask_stops_the_html_parse_it_started(tmp_path: Path) -> None:
