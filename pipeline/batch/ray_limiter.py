@@ -16,9 +16,12 @@ from typing import Any
 import ray
 from ray import cloudpickle
 
+LEASE_USES = 4
+"""Calls one lease may serve in a row on one worker (ray_slots.py) before it goes back to
+the queue: a worker waiting elsewhere gets a slot within 4 calls' time."""
 LEASE_MARGIN_S = 60.0
-"""A lease outlives the longest call (call_timeout_s) by this much, then frees itself, so a
-worker killed while holding a slot cannot keep it from the cluster for good."""
+"""A lease outlives its longest use (LEASE_USES calls of call_timeout_s) by this much, then
+frees itself, so a worker killed while holding a slot cannot keep it from the cluster for good."""
 
 
 class Limiter:
@@ -62,5 +65,5 @@ LimiterActor: Any = remote(
 
 
 def start_limiter(limit: int, call_timeout_s: float) -> Any:
-    """A handle to a new Limiter of `limit` slots, each lease freed after the longest call."""
-    return LimiterActor.remote(limit, call_timeout_s + LEASE_MARGIN_S)
+    """A handle to a new Limiter of `limit` slots, each lease freed after its longest use."""
+    return LimiterActor.remote(limit, LEASE_USES * call_timeout_s + LEASE_MARGIN_S)

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from pipeline import prompts
 from pipeline.config import Settings
+from pipeline.engines.llm import shared_limit
 from pipeline.engines.llm.calls import call_model
 from pipeline.engines.llm.limiter import Limiter
 from pipeline.engines.llm.limiters import HeaderWatch, limiter_for
@@ -257,8 +258,10 @@ _READING_SCHEMA = hashlib.sha256(_json(ChunkReading.model_json_schema()).encode(
 
 
 def _named(meter: Meter, task: str, limiter: Limiter) -> RunnableConfig:
-    """The meter's config, the limiter's header watch, and the run named `<node>:<task>`."""
-    config = merge_configs(meter.config(), {"callbacks": [HeaderWatch(limiter)]})
+    """The meter's config, the limiter's header watch (and, on a cluster, the release of
+    the call's shared slot with its reply), and the run named `<node>:<task>`."""
+    watches = [HeaderWatch(limiter), *shared_limit.callbacks()]
+    config = merge_configs(meter.config(), {"callbacks": watches})
     return {**config, "run_name": f"{meter.node}:{task}"}
 
 
