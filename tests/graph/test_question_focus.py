@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pipeline import ask
 
 # A made-up company: its katakana name fills most of the question's bigrams.
@@ -30,3 +32,14 @@ def test_sentence_the_question_restates_gives_way_to_the_one_holding_the_answer(
     result = ask(PUBLISHER, "本社が京都にある出版社は？")
     assert "ツバメ書房" in result.citations[0].quote
     assert "ツバメ書房" in result.answer
+
+
+
+BASH = Path(__file__).resolve().parents[1] / "bench" / "realdocs" / "bash.1.txt"
+
+
+def test_option_the_question_names_is_not_taken_for_a_restatement() -> None:
+    # The entry '-e' under 'set' holds only the question's terms, as a restated sentence
+    # does, but an option the question names is the entry it asks about.
+    result = ask(BASH, "What does the -e option of the set builtin do?")
+    assert "exits with a non-zero status" in " ".join(result.answer.split())

@@ -566,8 +566,8 @@ def score_sentences(
                 sum(query.idf[t] * f for t, f in found.items())
                 + sum(query.idf[t] * f for t, f in near_found.items())
             ) / total_idf
-        if own and restates(sentence, query.idf):
-            score *= RESTATED
+        if own and not passages.is_label(sid) and restates(sentence, query.idf):
+            score *= RESTATED  # a heading or term the question names is what it asks about
         if lacking:  # about something else than the question names, most likely
             score *= LACKING_NAME
         if negated and not _NEGATION.search(sentence):
