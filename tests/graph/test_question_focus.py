@@ -34,7 +34,6 @@ def test_sentence_the_question_restates_gives_way_to_the_one_holding_the_answer(
     assert "ツバメ書房" in result.answer
 
 
-
 BASH = Path(__file__).resolve().parents[1] / "bench" / "realdocs" / "bash.1.txt"
 
 
