@@ -11,6 +11,18 @@ tables with a `|---|` rule under a header row of `<th>` cells, definition entrie
 term line with its description indented four spaces on the lines below (as in a man
 page), and `<pre>` as fenced code. So a citation still slices the loaded text exactly,
 and the engine and a model both see the page's headings, items, rows and entries.
+
+Page furniture is not content: navigation (`<nav>`, `role="navigation"`), search boxes,
+the page footer (`role="contentinfo"`, a `<footer>` outside any article or section, a
+`class="footer"` block) and what the page hides (`hidden`, `aria-hidden="true"`) are
+skipped with everything inside them, so a docs page opens with its title, not with its
+sidebar's table of contents. If such an element never closes, where it ends cannot be
+told: the page is read again with furniture kept rather than lose the rest of it.
+
+A page that marks its main content (`<main>`, `role="main"`: mdBook, Sphinx, MkDocs and
+most site templates do) is read from there only, so what the site puts around every page
+(menus, theme pickers, help pop-ups shown by script, banners) stays out even when it has
+no role to say so. A page whose main element holds no text is read whole.
 """
 
 from __future__ import annotations
@@ -45,6 +57,24 @@ _START_TAG = re.compile(
     r"(>?)"
 )
 _END_TAG_NAME = re.compile(r"</([a-zA-Z][^\t\n\f\r />]*+)")
+# One attribute of a start tag: its name and its value, quoted or bare.
+_ATTRIBUTE = re.compile(
+    r"([^\t\n\f\r />\"'=]+)"
+    r"(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:\"([^\"]*)\"|'([^']*)'|([^\t\n\f\r >]*)))?"
+)
+
+FURNITURE_ROLES = frozenset(("navigation", "contentinfo", "search"))
+"""ARIA roles of page furniture: site navigation and breadcrumbs, the page footer, search."""
+FURNITURE_CLASSES = frozenset(("footer", "breadcrumb", "breadcrumbs"))
+"""Class names doc generators give a page's footer and breadcrumb trail (Sphinx: `footer`)."""
+_SECTIONING = frozenset(("article", "aside", "main", "nav", "section"))
+"""Inside these a `<footer>` is the footer of that part (its author, its date), not the page's."""
+_VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
+"""Elements that never have an end tag, so never contain anything to skip."""
+# A start tag without one of these words has no attribute that could make it furniture.
+_FURNITURE_HINT = re.compile("role|hidden|footer|breadcrumb", re.IGNORECASE)
+# A page that marks its main content: a <main> start tag or a role="main" attribute.
+_MAIN_HINT = re.compile(r"<main[\t\n\f\r />]|\brole\s*=\s*[\"']?main\b", re.IGNORECASE)
 
 CHECK_EVERY = 2048
 """Tokens between two calls of `check` (a deadline or cancellation test)."""
@@ -52,13 +82,34 @@ CHECK_EVERY = 2048
 
 def html_text(page: str, check: Callable[[], None] | None = None) -> str:
     """The visible text of `page` as Markdown, one block per line, whitespace collapsed
-    inside lines (not inside `<pre>`).
+    inside lines (not inside `<pre>`), page furniture left out (see the module docstring).
 
     `check` is called every CHECK_EVERY tokens and may raise to stop the work (a deadline
     passed, the request was cancelled); 2,048 tokens take about a millisecond.
     """
+    if _MAIN_HINT.search(page) is not None:
+        text = _read(page, check, only_main=True)
+        if text.strip():
+            return text
+    return _read(page, check, only_main=False)
+
+
+def _read(page: str, check: Callable[[], None] | None, only_main: bool) -> str:
+    """The page's text without furniture, or with it when a furniture element never closes."""
+    text, furniture_closed = _visible_text(page, check, True, only_main)
+    return text if furniture_closed else _visible_text(page, check, False, only_main)[0]
+
+
+def _visible_text(
+    page: str, check: Callable[[], None] | None, skip_furniture: bool, only_main: bool
+) -> tuple[str, bool]:
+    """The page's text (of its main elements only, when `only_main`), and False when a
+    furniture element was still open at its end."""
     blocks = _Markdown()
     hidden: dict[str, int] = {}  # open hidden elements by name
+    furniture: _Element | None = None
+    main: _Element | None = None  # the open main element, when only_main
+    sectioning = 0  # open article, aside, main, nav and section elements
     pos, end, tokens = 0, len(page), 0
     while pos < end:
         tokens += 1
@@ -66,10 +117,11 @@ def html_text(page: str, check: Callable[[], None] | None = None) -> str:
             check()
         lt = _next_markup(page, pos)
         if lt > pos:
-            if not hidden:
+            if not hidden and furniture is None and (main is not None or not only_main):
                 blocks.text(page[pos:lt])
             pos = lt
             continue
+        start = pos
         pos, tag, closing = _markup(page, pos)
         if tag is None:
             continue
@@ -86,12 +138,100 @@ def html_text(page: str, check: Callable[[], None] | None = None) -> str:
                 continue
             if tag in _HIDDEN:
                 hidden[tag] = hidden.get(tag, 0) + 1
-        if not hidden:
-            if closing:
+        if hidden:
+            continue
+        if furniture is not None:
+            if furniture.sees(tag, closing, _opens(page, start, pos, tag)):
+                blocks.end(furniture.tag)
+                furniture = None
+            continue
+        if only_main:
+            if main is None:
+                if (
+                    not closing
+                    and _is_main(page, start, pos, tag)
+                    and _opens(page, start, pos, tag)
+                ):
+                    main = _Element(tag)
+                    blocks.start(tag)
+                continue  # outside the main content: the site's frame around the page
+            if main.sees(tag, closing, _opens(page, start, pos, tag)):
                 blocks.end(tag)
-            else:
-                blocks.start(tag)
-    return blocks.finish()
+                main = None
+                continue
+        if closing:
+            if tag in _SECTIONING and sectioning:
+                sectioning -= 1
+            blocks.end(tag)
+        elif skip_furniture and _is_furniture(page, start, pos, tag, sectioning):
+            if _opens(page, start, pos, tag):
+                furniture = _Element(tag)
+                blocks.start(tag)  # its place still ends a line, a cell or an item
+        else:
+            if tag in _SECTIONING:
+                sectioning += 1
+            blocks.start(tag)
+    return blocks.finish(), furniture is None
+
+
+def _opens(page: str, start: int, after: int, tag: str) -> bool:
+    """Whether the start tag at page[start:after] opens an element that an end tag closes."""
+    return tag not in _VOID and not page.startswith("/>", after - 2)
+
+
+def _is_furniture(page: str, start: int, after: int, tag: str, sectioning: int) -> bool:
+    """Whether the element the start tag at page[start:after] opens is page furniture
+    (see the module docstring)."""
+    if tag == "nav" or (tag == "footer" and not sectioning):
+        return True
+    if _FURNITURE_HINT.search(page, start, after) is None:
+        return False  # most tags: no attribute that could say so
+    for found in _ATTRIBUTE.finditer(page[start:after].lower(), len(tag) + 1):
+        name = found.group(1)
+        value = found.group(2) or found.group(3) or found.group(4) or ""
+        if name == "hidden" or (name == "aria-hidden" and value.strip() == "true"):
+            return True
+        if name == "role" and FURNITURE_ROLES.intersection(value.split()):
+            return True
+        if name == "class" and FURNITURE_CLASSES.intersection(value.split()):
+            return True
+    return False
+
+
+def _is_main(page: str, start: int, after: int, tag: str) -> bool:
+    """Whether the start tag at page[start:after] opens the page's main content."""
+    if tag == "main":
+        return True
+    for found in _ATTRIBUTE.finditer(page[start:after].lower(), len(tag) + 1):
+        value = found.group(2) or found.group(3) or found.group(4) or ""
+        if found.group(1) == "role" and "main" in value.split():
+            return True
+    return False
+
+
+class _Element:
+    """An open element skipped or read whole (furniture, the main content): its name, and
+    how deep elements of that name nest in it."""
+
+    __slots__ = ("depth", "tag")
+
+    def __init__(self, tag: str) -> None:
+        self.tag = tag
+        self.depth = 1
+
+    def sees(self, tag: str, closing: bool, opens: bool) -> bool:
+        """Count a tag met inside; True when it closes the furniture element.
+
+        `</body>` and `</html>` close it too, as a browser closes what is left open.
+        """
+        if closing and tag in ("body", "html"):
+            return True
+        if tag == self.tag:
+            if closing:
+                self.depth -= 1
+            elif opens:
+                self.depth += 1
+        return self.depth == 0
 
 
 def _markup(page: str, pos: int) -> tuple[int, str | None, bool]:

@@ -6,11 +6,13 @@ import bisect
 import itertools
 import math
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from pipeline.config import Settings
 from pipeline.errors import TooLargeError
 from pipeline.text.boundaries import (
+    Break,
     Breaks,
     Sizes,
     candidate_breaks,
@@ -27,6 +29,8 @@ SECTION_MAX_CHARS = 100
 """A heading in a chunk's section path is cut to this many characters (a title, not text)."""
 _PATH_KINDS = (Kind.HEADING, Kind.TERM)
 _HEADING_MARKS = re.compile(r"^#{1,6}[ \t]+|[ \t]+#+$|^\*{1,6} ")
+# A fence line of Markdown code, as the layout pass reads one (pipeline/text/layout.py).
+_FENCE_LINE = re.compile(r"^ *(`{3,}|~{3,})(.*)$", re.MULTILINE)
 
 RATIO_STEPS_PER_OCTAVE = 8
 """chars-per-token is rounded down to eighth octaves (steps of 9%), so a small edit cannot
@@ -62,8 +66,10 @@ def split_documents(
     chunks: list[Chunk] = []
     for document in documents:
         structure = analyse(document.text, document.page_starts) if structured else None
+        code = fenced_code(document.text)
         breaks = structured_breaks(structure) if structure is not None else candidate_breaks
-        for start, end in chunk_spans(document.text, size, settings.chunk_overlap, breaks):
+        spans = chunk_spans(document.text, size, settings.chunk_overlap, outside(code, breaks))
+        for start, end in outside_starts(spans, code):
             piece = document.text[start:end]
             if not piece.strip():
                 continue
@@ -93,6 +99,57 @@ def chunk_spans(
     return [
         (overlap_start(text, begin, repeat, breaks), end)
         for begin, end in itertools.pairwise(bounds)
+    ]
+
+
+def fenced_code(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each fenced code block of `text`, fences included, paired as the
+    layout pass pairs them: a closing fence of the same character, at least as long, with
+    nothing after it; a fence left open runs to the end of the text."""
+    if "```" not in text and "~~~" not in text:
+        return []  # most texts: one fast scan says so
+    blocks: list[tuple[int, int]] = []
+    opening: re.Match[str] | None = None
+    for fence in _FENCE_LINE.finditer(text):
+        if opening is None:
+            opening = fence
+        elif fence.group(1).startswith(opening.group(1)) and not fence.group(2).strip():
+            blocks.append((opening.start(), fence.end()))
+            opening = None
+    if opening is not None:
+        blocks.append((opening.start(), len(text)))
+    return blocks
+
+
+def _inside(blocks: list[tuple[int, int]], offset: int) -> bool:
+    """Whether `offset` falls after the start and before the end of one of `blocks`."""
+    at = bisect.bisect_right(blocks, offset, key=lambda block: block[0]) - 1
+    return at >= 0 and blocks[at][0] < offset < blocks[at][1]
+
+
+def outside(blocks: list[tuple[int, int]], breaks: Breaks) -> Breaks:
+    """`breaks` less those inside a code block. A chunk that began inside one would read
+    its closing fence as an opening one, and all its prose up to the next fence as code."""
+    if not blocks:
+        return breaks
+
+    def kept(text: str, start: int) -> Iterator[Break]:
+        return (found for found in breaks(text, start) if not _inside(blocks, found.offset))
+
+    return kept
+
+
+def outside_starts(
+    spans: list[tuple[int, int]], blocks: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """`spans` with an overlap that would start inside a code block dropped: the chunk
+    starts at its cut instead (which `outside` keeps out of code blocks)."""
+    if not blocks:
+        return spans
+    cuts = [0, *(end for _, end in spans[:-1])]
+    return [
+        (cut if _inside(blocks, start) else start, end)
+        for (start, end), cut in zip(spans, cuts, strict=True)
     ]
 
 

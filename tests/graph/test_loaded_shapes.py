@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pipeline import AskResult, Settings, ask, prompts
+from pipeline import AskResult, Settings, ask, prompts, summarize
 from pipeline.text.layout import analyse
 from pipeline.text.structure import Kind
 from tests.support.documents import pdf_drawn
 from tests.support.fakes import FakeChatModel
 from tests.support.shaped import (
+    HTML_DOCS_PAGE,
     HTML_REFERENCE,
     MANUAL_HEADER,
     ONE_COLUMN_PAGES,
@@ -98,3 +99,17 @@ def test_a_models_map_prompt_names_the_section_each_chunk_sits_in() -> None:
     assert len(maps) > 6
     sections = {m.group(1) for p in maps for m in [re.search(r'section="([^"]*)"', p)] if m}
     assert {"Harbour log > Berth 2", "Harbour log > Berth 5"} <= sections
+
+
+def test_a_docs_page_summary_opens_with_the_page_not_its_navigation(tmp_path: Path) -> None:
+    path = tmp_path / "tidekit.html"
+    path.write_text(HTML_DOCS_PAGE)
+    result = summarize(path, words=60, settings=Settings(cache="off"), include_documents=True)
+    assert result.summary.startswith("Tidekit: tide predictions for harbours")
+    for furniture in ("Navigation", "Table of Contents", "Previous topic", "Sphinx", "cookies"):
+        assert furniture not in result.summary
+    assert result.documents
+    text = result.documents[0].text
+    assert result.citations
+    for citation in result.citations:
+        assert text[citation.start : citation.end] == citation.quote

@@ -213,6 +213,23 @@ def test_a_man_page_summary_opens_with_its_name_line_and_what_the_command_does()
     assert _starts(result) == sorted(_starts(result))
 
 
+def test_a_reference_page_summary_says_what_the_page_lists() -> None:
+    page = "# Command-line Arguments\n\nHere’s a list of the command-line arguments to tide and what they do.\n\n"
+    page += "".join(
+        f"## --{flag}: {what}\n\nThis flag {what} of the harbour table.\n\n"
+        for flag, what in [
+            ("station", "picks the station"),
+            ("days", "sets the days"),
+            ("metric", "prints the heights"),
+            ("json", "writes the records"),
+        ]
+    )
+    result = summarize(page, words=40, settings=OFF)
+    assert result.summary.startswith(
+        "Command-line Arguments. Here’s a list of the command-line arguments to tide and what they do."
+    )
+
+
 def test_a_user_manual_summary_names_the_guide_then_covers_its_sections_in_order() -> None:
     result = summarize(USER_MANUAL, words=150, settings=OFF)
     assert result.summary.startswith(

@@ -111,6 +111,40 @@ pump.run(rate=60)</pre>
 """
 """A library's HTML reference page: a definition list, a table, a code block, steps."""
 
+HTML_DOCS_PAGE = """<!DOCTYPE html>
+<html><head><title>Tidekit - Tidekit 2.1 documentation</title></head>
+<body>
+<div class="related" role="navigation" aria-label="related navigation"><h3>Navigation</h3>
+<ul><li><a href="genindex.html">index</a></li><li><a href="units.html">next</a> |</li>
+<li>Tidekit 2.1 documentation &raquo;</li></ul></div>
+<nav class="breadcrumbs"><ol><li><a href="/">Home</a></li><li>Reference</li></ol></nav>
+<div class="sphinxsidebar" role="navigation" aria-label="main navigation">
+<div class="sphinxsidebarwrapper"><h3>Table of Contents</h3>
+<ul><li><a href="#stations">Stations of the harbour table</a>
+<ul><li><a href="#units">Units and the metric heights</a></li></ul></li></ul>
+<div role="search"><form><input type="text" name="q" placeholder="Quick search"/></form></div>
+<h4>Previous topic</h4><p><a href="install.html">Installing the harbour tables</a></p>
+</div></div>
+<div class="body" role="main">
+<h1>Tidekit: tide predictions for harbours<a class="headerlink" href="#">&para;</a></h1>
+<p>Tidekit predicts the high and low waters of a harbour from its station's harmonic
+constants.</p>
+<h2 id="stations">Stations<span aria-hidden="true">#</span></h2>
+<p>Each station is read from the station table when Tidekit starts.
+<svg aria-hidden="true"><use href="#icon"/></svg>The table lists 1,200 harbours.</p>
+<h2 id="units">Units</h2>
+<p>Heights are given in metres unless the --feet option is set.</p>
+<article><p>Station notes are kept by each harbour.</p>
+<footer>Written by the harbour office.</footer></article>
+<div hidden><p>We use cookies to remember your harbour.</p></div>
+</div>
+<footer><p>&copy; 2026 Tidekit authors. Last updated on May 3, 2026.</p></footer>
+<div class="footer">Created using Sphinx 7.2 for the harbour tables.</div>
+</body></html>
+"""
+"""A docs site's page: navigation bars, a sidebar table of contents, breadcrumbs, a search
+box and footers around the page's own content, which is what a reader came for."""
+
 MANUAL_HEADER = "Acme P-series pump manual"
 
 TWO_COLUMN_PAGES: list[list[tuple[int, int, str]]] = [

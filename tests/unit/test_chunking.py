@@ -210,3 +210,34 @@ def test_a_pdfs_chunks_carry_the_page_starts_inside_them() -> None:
         inside = [s - chunk["start"] for s in starts if chunk["start"] < s < chunk["end"]]
         assert chunk["page_starts"] == [0, *inside]
     assert "page_starts" not in split_documents([DocumentText(id="t", text=text)], Settings())[0]
+
+
+def _markdown_with_code(blocks: int) -> str:
+    """A README's shape: prose, then a long example in a fence, block after block."""
+    parts = []
+    for i in range(blocks):
+        code = "\n".join(
+            f"client.send(request_{i}_{j});  // step {j} of the example" for j in range(12)
+        )
+        parts.append(
+            f"## Example {i}\n\nThe client sends request {i} in order.\n\n```js\n{code}\n```"
+        )
+    return "\n\n".join(parts)
+
+
+def test_no_chunk_starts_inside_a_fenced_code_block() -> None:
+    text = _markdown_with_code(30)
+    settings = Settings(chunk_size=400, chunk_overlap=60)
+    chunks = split_documents([DocumentText(id="d", text=text)], settings, 400)
+    assert len(chunks) > 10
+    fences = [m.start() for m in re.finditer(r"^```", text, re.MULTILINE)]
+    blocks = list(zip(fences[::2], fences[1::2], strict=True))
+    for chunk in chunks:
+        assert not any(start < chunk["start"] <= end for start, end in blocks), chunk["start"]
+        # so each chunk's own reading of its fences is the document's: code stays code
+        kinds = {
+            chunk["text"][b.start : b.end].split("\n")[0]: b.kind for b in analyse(chunk["text"])
+        }
+        assert all(
+            kind != Kind.CODE for line, kind in kinds.items() if line.startswith("The client")
+        )

@@ -16,6 +16,7 @@ from pipeline.documents.html import html_text
 from pipeline.documents.sniff import sniff_type
 from tests.support.documents import html_page, pdf_bytes
 from tests.support.fakes import FakeChatModel
+from tests.support.shaped import HTML_DOCS_PAGE
 
 
 def test_pdf_text_keeps_page_starts_that_point_at_each_page() -> None:
@@ -151,6 +152,57 @@ def test_html_text_is_the_visible_text_for_awkward_markup() -> None:
         "<script>if (a</b) {}</script><style>p{}</style><p>a < b</p><div>unclosed <a href='"
     )
     assert html_text(page) == "quoted\n\nx < y & z\n\na < b\n\nunclosed"
+
+
+def test_html_navigation_sidebars_and_footers_are_not_content() -> None:
+    assert html_text(HTML_DOCS_PAGE) == (
+        "# Tidekit: tide predictions for harbours\n\n"
+        "Tidekit predicts the high and low waters of a harbour from its station's harmonic "
+        "constants.\n\n## Stations\n\n"
+        "Each station is read from the station table when Tidekit starts. "
+        "The table lists 1,200 harbours.\n\n## Units\n\n"
+        "Heights are given in metres unless the --feet option is set.\n\n"
+        "Station notes are kept by each harbour.\n\nWritten by the harbour office."
+    )
+
+
+def test_html_furniture_that_never_closes_loses_nothing() -> None:
+    # where the unclosed <nav> ends cannot be told: all the page is kept
+    assert html_text("<p>Intro.</p><nav><p>Home</p><p>The pump runs.</p>") == (
+        "Intro.\n\nHome\n\nThe pump runs."
+    )
+    # a browser closes what is left open at </body>: that ends the sidebar
+    page = "<body><p>The pump runs.</p><div role='navigation'><div>Home</body></html>"
+    assert html_text(page) == "The pump runs."
+
+
+def test_html_page_with_main_content_is_read_from_there_only() -> None:
+    # a book generator's frame: a help pop-up and a theme menu that only its stylesheet hides
+    page = (
+        "<body><div id='help-popup'><h2>Keyboard shortcuts</h2><p>Press S to search.</p></div>"
+        "<ul class='theme-list'><li>Light</li><li>Coal</li></ul>"
+        "<div class='page'><main><h1>Command-line Arguments</h1>"
+        "<div><p>Here is a list of flags.</p></div><h2>-O: optimize</h2>"
+        "<p>A synonym for -C opt-level=3.</p></main></div>"
+        "<p>Previous chapter</p></body>"
+    )
+    assert html_text(page) == (
+        "# Command-line Arguments\n\nHere is a list of flags.\n\n"
+        "## -O: optimize\n\nA synonym for -C opt-level=3."
+    )
+    # Sphinx marks it with a role; the divs nested inside it do not end it early
+    sphinx = (
+        "<div class='sidebar'><p>Quick search</p></div><div class='body' role='main'>"
+        "<div class='section'><h1>Logging</h1><div><p>Loggers emit records.</p></div>"
+        "<p>Handlers send them on.</p></div></div><div><p>Page source</p></div>"
+    )
+    assert html_text(sphinx) == "# Logging\n\nLoggers emit records.\n\nHandlers send them on."
+
+
+def test_html_main_element_with_no_text_leaves_the_page_whole() -> None:
+    # a page whose script fills <main> later: its text is elsewhere, nothing is lost
+    page = "<body><main></main><p>The pump runs at night.</p></body>"
+    assert html_text(page) == "The pump runs at night."
 
 
 async def test_cancelling_an_ask_stops_the_html_parse_it_started(tmp_path: Path) -> None:

@@ -48,6 +48,8 @@ RELEASE = 3.0
 SECTION = 2.0
 DETAIL = 1.0
 """Tiers: a candidate scores its tier plus a share below 1 that orders it within the tier."""
+TITLE = LEAD + 0.9
+"""The title's score: first of the lead."""
 LEAD_WINDOW = 20
 """Sentences from the document's start among which the lead sentence is chosen."""
 MAX_WORDS = 60
@@ -79,7 +81,10 @@ _DOCUMENT_WORDS = (
     "handbook|tutorial|reference|changelog|notes?|readme|text|section|appendix|newsletter|issue"
 )
 _SELF_REFERENCE = re.compile(
-    rf"(?:this|the|these)\s+(?:[\w-]+\s+){{0,2}}?(?:{_DOCUMENT_WORDS})s?\b", re.IGNORECASE
+    rf"(?:this|the|these)\s+(?:[\w-]+\s+){{0,2}}?(?:{_DOCUMENT_WORDS})s?\b"
+    # 'Here's a list of the command-line arguments': presenting what follows, not pointing back
+    r"|here(?:'s|’s|\s+(?:is|are))\s",
+    re.IGNORECASE,
 )
 # A licence grant: the content of a licence, boilerplate anywhere else.
 _GRANT = re.compile(
@@ -147,7 +152,10 @@ def choose(texts: list[str], scores: list[float], words: int) -> list[int]:
     Candidates that would overflow the budget are skipped for shorter ones, so a
     250-word budget fills to ~240 rather than stopping at the first long sentence.
     """
-    return fill_budget(texts, tfidf_matrix([tokens(t) for t in texts]), scores, words)
+    # The title is never a text the lead repeats: 'Command-line Arguments' and 'Here's a
+    # list of the command-line arguments to rustc' share most of their words on purpose.
+    terms = [tokens(t) if score < TITLE else [] for t, score in zip(texts, scores, strict=True)]
+    return fill_budget(texts, tfidf_matrix(terms), scores, words)
 
 
 NEAR_DUPLICATE = 0.5
@@ -237,7 +245,7 @@ class _Outline:
         if title:
             names = [self._title_text(u) for u in title]
             start, end = self.p.spans[title[0]][0], self.p.spans[title[-1]][1]
-            found.append((Pick(start, end, LEAD + 0.9, as_sentence(" — ".join(names))), title))
+            found.append((Pick(start, end, TITLE, as_sentence(" — ".join(names))), title))
         after = title[-1] + 1 if title else 0
         window = [u for u in range(after, len(self.reads)) if self._alone(u)][:LEAD_WINDOW]
         if self.releases:  # a changelog's intro, if any, comes before its first release

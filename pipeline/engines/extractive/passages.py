@@ -135,6 +135,9 @@ class Passages:
         first = self.text[start:end].split()[0] if end > start else ""
         return any(is_literal(t) and first == t[len(LITERAL) :] for t in terms)
 
+    def is_heading(self, unit: int) -> bool:
+        return self.structure.kind(self.blocks[unit]) == Kind.HEADING
+
     def is_label(self, unit: int) -> bool:
         """A heading or a term: names a topic, rarely states the answer."""
         return self.structure.kind(self.blocks[unit]) in _LABELS
@@ -316,7 +319,9 @@ class Passages:
             shown = self.show(following)
             if self.structure.kind(self.blocks[following]) != Kind.HEADING:
                 start = self.spans[unit][0]
-                return Shown(start, shown.end, f"{title}: {shown.text}")
+                # '15. Disclaimer of Warranty.' leads in as '15. Disclaimer of Warranty:'
+                lead = title[:-1] if title.endswith((".", ":")) else title
+                return Shown(start, shown.end, f"{lead}: {shown.text}")
         start, end = self.spans[unit]
         return Shown(start, end, title)
 

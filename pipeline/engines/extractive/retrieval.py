@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pipeline.engines.extractive.decisive import Decisive, Usage, decide
+from pipeline.engines.extractive.options import options_not_held
 from pipeline.engines.extractive.passages import Passages
 from pipeline.engines.extractive.terms import (
     LITERAL,
@@ -170,6 +171,10 @@ _FRAME = re.compile(
     r"|\bhow\s+(?:long|many|much|large|big|old|far|high|tall|often)\b",
     re.IGNORECASE,
 )
+# 'Which section of the GPL is the Disclaimer of Warranty?': the answer is a heading.
+_SECTION = re.compile(
+    r"\b(?:what|which) (?:section|chapter|clause|appendix|annex|schedule)\b", re.IGNORECASE
+)
 
 
 def content_question(question: str) -> str:
@@ -274,12 +279,12 @@ _ARTICLES = frozenset({"a", "an", "the"})
 
 
 # "What was not founded in 1870?", "Who never returned?": the question asks about a negation.
-_NEGATED = re.compile(r"\b(?:not|never)\b|n't\b", re.IGNORECASE)
+_NEGATED = re.compile(r"\b(?:not|never)\b|n['’]t\b", re.IGNORECASE)
 _NOT_NEGATED = re.compile(r"\bor not\b|\bnot only\b", re.IGNORECASE)
 # A sentence stating one: 'Teachers do not discipline them', 'It lacks isotopes'.
 _NEGATION = re.compile(
     r"\b(?:not|never|no|none|nothing|nobody|neither|nor|without|cannot|lack(?:s|ed|ing)?"
-    r"|fail(?:s|ed)?\s+to|refus(?:e|es|ed)|den(?:y|ies|ied)|unable|absent)\b|n't\b",
+    r"|fail(?:s|ed)?\s+to|refus(?:e|es|ed)|den(?:y|ies|ied)|unable|absent)\b|n['’]t\b",
     re.IGNORECASE,
 )
 
@@ -288,6 +293,12 @@ def asks_negated(question: str) -> bool:
     """'What was not founded in 1870?': only a sentence stating a negation can answer it;
     the sentence saying what was founded answers the question without 'not'."""
     return _NEGATED.search(_NOT_NEGATED.sub(" ", question)) is not None
+
+
+def asks_for_section(question: str) -> bool:
+    """'Which section covers X?' is answered by the heading of the section on X, which
+    otherwise counts half (HEADING_WEIGHT): here it holds what the question asks for."""
+    return _SECTION.search(question) is not None
 
 
 def asks_for_steps(question: str) -> bool:
@@ -355,7 +366,8 @@ def build_query(question: str, texts: list[str], ids: list[str] | None = None) -
     """
     terms = query_terms(content_question(question))
     # Read once for both passes: the layout pass is most of their cost.
-    spans = [Passages.read(text).spans for text in texts]
+    read = [Passages.read(text) for text in texts]
+    spans = [passages.spans for passages in read]
     usage = _usage(terms, texts, spans)
     decisive = decide(question, terms, usage, texts, ids)
     # A misspelt name ('Ghandi') is searched as the documents spell it ('Gandhi').
@@ -366,7 +378,7 @@ def build_query(question: str, texts: list[str], ids: list[str] | None = None) -
         terms = [t for t in terms if t not in decisive.variants]
         terms += [v for v in spellings if v not in terms]
         usage = _usage(terms, texts, spans)
-    unwritten = _unwritten(question, terms, usage, texts)
+    unwritten = _unwritten(question, terms, usage, read)
     if unwritten:
         decisive = dataclasses.replace(decisive, absent=[*decisive.absent, *unwritten])
     n = usage.sentences + PRIOR_SENTENCES
@@ -417,16 +429,36 @@ def _per_word(question: str, idf: dict[str, float]) -> dict[str, float]:
 _COMPOUND_NUMBER = re.compile(r"(?<![\w.])(?:\d+(?:\.\d+)+|[A-Za-z]+/\d+(?:\.\d+)*)(?![\w]|\.\d)")
 
 
-def _unwritten(question: str, terms: list[str], usage: Usage, texts: list[str]) -> list[str]:
+# A software thing named by its kind: 'the beamer class', 'the xfp package', 'the read
+# builtin'. The word before the kind is its name, which the documents must write.
+_NAMED_THING = re.compile(
+    r"\bthe ([A-Za-z][\w.+-]*) (?:class|package|module|library|builtin|command|subcommand"
+    r"|function|method|macro|option|flag|variable|parameter|attribute|property|keyword)\b",
+    re.IGNORECASE,
+)
+
+
+def _unwritten(question: str, terms: list[str], usage: Usage, read: list[Passages]) -> list[str]:
     """Names the question writes literally that the documents never write: an option
-    ('-Z' of a man page that has none) or a version ('grep 4.0' in a NEWS file that stops
-    at 3.8). They name the thing asked about, so a passage without them cannot answer."""
+    ('-Z' of a man page that has none), a version ('grep 4.0' in a NEWS file that stops
+    at 3.8) or a named thing ('the beamer class' in release notes that never mention
+    beamer), or an option of a command that lists its options without it (see
+    options.py). They name the thing asked about, so a passage without them cannot
+    answer. `read` is each document's reading (Passages)."""
     missing = [t[len(LITERAL) :] for t in terms if t.startswith(LITERAL + "-")]
     missing = [m for m in missing if not usage.df.get(LITERAL + m)]
-    for match in _COMPOUND_NUMBER.finditer(question):
-        written = re.compile(rf"(?<![\w.]){re.escape(match.group())}(?![\w]|\.\d)", re.IGNORECASE)
-        if not any(written.search(text) for text in texts):
-            missing.append(match.group())
+    names = [m.group() for m in _COMPOUND_NUMBER.finditer(question)]
+    names += [
+        m.group(1)
+        for m in _NAMED_THING.finditer(question)
+        if tokens(m.group(1)) and not _COMPOUND_NUMBER.fullmatch(m.group(1))
+    ]
+    for name in names:
+        written = re.compile(rf"(?<![\w.]){re.escape(name)}(?![\w]|\.\d)", re.IGNORECASE)
+        if not any(written.search(passages.text) for passages in read):
+            missing.append(name)
+    if any(t.startswith(LITERAL + "-") for t in terms):
+        missing += options_not_held(question, read)  # 'read -z' when only 'test -z' is
     return list(dict.fromkeys(missing))
 
 
@@ -518,6 +550,7 @@ def score_sentences(
     what_is = asks_what_is(query.question)
     subject = defined_terms(query.question)
     negated = asks_negated(query.question)
+    section = asks_for_section(query.question)
     candidates = {i for sid in counts for i in (sid - 1, sid, sid + 1) if 0 <= i < len(spans)}
     candidates |= {sid for sid, h in enumerate(heading) if h in counts}
     hits: list[Hit] = []
@@ -555,6 +588,8 @@ def score_sentences(
             score *= 1 + DEFINITION_BOOST  # the sentence defining what the question asks about
         elif what_is and passages.is_term(sid) and passages.names(sid, query.idf):
             score *= 1 + TYPE_BOOST  # the entry the question asks about: its answer type
+        elif section and passages.is_heading(sid):
+            score *= 1 + TYPE_BOOST  # the section's heading is what the question asks for
         elif passages.is_label(sid):
             score *= HEADING_WEIGHT
         elif query.kind and _has_answer_type(sentence, query):

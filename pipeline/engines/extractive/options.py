@@ -1,0 +1,71 @@
+"""Options asked of a named command: 'the -z option of the read builtin' must be read's own.
+
+A man page lists the options of many commands, each command's under its own entry
+(bash's `read [-ers] ...`, then `-a aname`, `-d delim`, ... as entries inside it). A
+question naming an option and its command asks about that command's option: `test -z`,
+elsewhere in the page, does not answer it. When the documents hold the command's entry
+and no entry of that option inside it, the option is not there to answer about.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.engines.extractive.passages import Passages
+from pipeline.engines.extractive.terms import tokens
+from pipeline.text.structure import Block, Kind
+
+_OPTION = r"--?[A-Za-z0-9][\w-]*"
+# 'the -z option of the read builtin', 'the --login flag to bash'
+_OPTION_OF = re.compile(
+    rf"(?<![\w-])({_OPTION}) (?:option|flag|switch) (?:of|to|for|in) (?:the )?([A-Za-z][\w-]*)"
+)
+# "read's -z", 'ssh -N'
+_COMMAND_OPTION = re.compile(rf"\b([a-z][\w-]*)(?:'s)? ({_OPTION})(?![\w-])")
+
+
+def named_options(question: str) -> list[tuple[str, str]]:
+    """(command, option) pairs the question names: 'the -e option of set' -> ('set', '-e')."""
+    pairs = [(m.group(2), m.group(1)) for m in _OPTION_OF.finditer(question)]
+    pairs += [(m.group(1), m.group(2)) for m in _COMMAND_OPTION.finditer(question)]
+    # a command is a content word ('does -N' names no command)
+    return list(dict.fromkeys((c, o) for c, o in pairs if tokens(c)))
+
+
+def options_not_held(question: str, read: list[Passages]) -> list[str]:
+    """'read -z' for each option the question asks of a command whose entry the documents
+    (`read`, one reading each) hold with no entry of that option inside it; empty when
+    they hold no entry of it."""
+    missing = []
+    for command, option in named_options(question):
+        entries = [_entries(passages, command, option) for passages in read]
+        if any(commands for commands, _ in entries) and not any(held for _, held in entries):
+            missing.append(f"{command} {option}")
+    return missing
+
+
+def _entries(passages: Passages, command: str, option: str) -> tuple[int, bool]:
+    """How many entries of `command` that list options a text holds, and whether one of
+    them lists `option`. An entry that lists none (ssh's 'ssh -Q query' example, while
+    ssh's options are entries of their own) says nothing about which options it has."""
+    structure, text = passages.structure, passages.text
+    names = {
+        b: _first_word(text, block) for b, block in enumerate(structure) if block.kind == Kind.TERM
+    }
+    commands = {b for b, name in names.items() if name == command}
+    if not commands:
+        return 0, False
+    listing: set[int] = set()
+    held = False
+    for b, name in names.items():
+        if name.startswith("-"):
+            inside = commands.intersection(structure.ancestors(b))
+            listing |= inside
+            held = held or (name == option and bool(inside))
+    return len(listing), held
+
+
+def _first_word(text: str, block: Block) -> str:
+    """An entry's name: 'read' of 'read [-ers] [-a aname]', '-s' of '-s, --strict'."""
+    words = text[block.start : block.end].split(None, 1)
+    return words[0].rstrip(",:") if words else ""

@@ -1,0 +1,102 @@
+"""Questions that say what kind of thing they want: a section (its heading is the answer)
+or a named class, package or option (which the documents must hold to answer), or what
+is not so."""
+
+from __future__ import annotations
+
+from pipeline import Settings, ask
+from pipeline.prompts import NOT_FOUND
+
+OFF = Settings(cache="off")
+
+HARBOUR_LICENCE = """HARBOUR PUBLIC LICENCE
+
+1. Definitions.
+
+"The Software" means the harbour tables and the programs that read them. The words this
+section defines mean the same in every other section.
+
+2. Permissions.
+
+You may copy and share the Software, provided you keep this notice with every copy, as
+this section and section 4 require.
+
+3. Termination.
+
+Your rights under this licence end automatically if you break any of its terms.
+
+4. Governing Law.
+
+Any dispute about a termination is settled under the law of Norway.
+"""
+
+RELEASE_NOTES = """# Typeset 2.4 release notes
+
+## Classes
+
+The report class now numbers its appendices with Roman numerals.
+
+The letter class accepts a second signature line.
+
+## Packages
+
+The graphics package reads WebP images.
+"""
+
+
+def test_which_section_is_answered_with_the_sections_heading() -> None:
+    result = ask(HARBOUR_LICENCE, "Which section of the licence covers termination?", settings=OFF)
+    assert result.answer.startswith("3. Termination: Your rights under this licence end")
+
+
+def test_a_class_the_documents_never_name_is_not_found() -> None:
+    result = ask(RELEASE_NOTES, "What does the poster class accept?", settings=OFF)
+    assert result.answer == NOT_FOUND["en"]
+    named = ask(RELEASE_NOTES, "What does the letter class accept?", settings=OFF)
+    assert named.answer.startswith("The letter class accepts a second signature line.")
+
+
+TEA_BUILTINS = """TEA(1)                      General Commands Manual                     TEA(1)
+
+NAME
+       tea - a shell for brewing tea
+
+SHELL BUILTIN COMMANDS
+       pour [-c] [-t temp] [cup]
+              Pour the tea into cup, or into the default cup.  The options are:
+              -c     Pour the tea over ice, for a cold brew.
+              -t temp
+                     Heat the water to temp degrees before pouring.
+
+       steep [-z] [-m minutes]
+              Steep the leaves in the pot.  The options are:
+              -m minutes
+                     Steep for this many minutes; the default is three.
+              -z     Steep with zero agitation, so the leaves stay whole.
+"""
+
+
+def test_an_option_is_answered_only_under_the_command_the_question_names() -> None:
+    steep = ask(TEA_BUILTINS, "What does the -z option of the steep builtin do?", settings=OFF)
+    assert steep.answer.startswith("steep -z: Steep with zero agitation")
+    pour = ask(TEA_BUILTINS, "What does the -t option of the pour builtin do?", settings=OFF)
+    assert pour.answer.startswith("pour -t temp: Heat the water to temp degrees")
+    # pour has no -z: steep's is no answer about pour
+    absent = ask(TEA_BUILTINS, "What does the -z option of the pour builtin do?", settings=OFF)
+    assert absent.answer == NOT_FOUND["en"]
+
+
+PIXEL_READER = """# Pixel reader
+
+The reader opens PNG and JPEG images from disk or from a URL.
+
+It caches every image it opens for an hour.
+
+This version doesn’t read the TIFF format.
+"""
+
+
+def test_a_negation_written_with_a_typographic_apostrophe_answers_a_not_question() -> None:
+    question = "Which image format does this version of the reader not read?"
+    result = ask(PIXEL_READER, question, settings=OFF)
+    assert result.answer.startswith("This version doesn’t read the TIFF format.")
