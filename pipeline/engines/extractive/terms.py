@@ -207,15 +207,19 @@ def tokens(text: str, *, keep_stopwords: bool = False) -> list[str]:
     '澄川製茶の創業' -> ['澄川', '川製', '製茶', '創業'] (bigrams holding kana particles
     such as 'の' are dropped: they mark grammar, not content).
     """
-    out: list[str] = []
-    for cjk, word in _TOKEN.findall(text):
+    return list(iter_tokens(text, keep_stopwords=keep_stopwords))
+
+
+def iter_tokens(text: str, *, keep_stopwords: bool = False) -> Iterator[str]:
+    """tokens() one at a time, for a caller that may stop at the first it looks for."""
+    for match in _TOKEN.finditer(text):
+        cjk, word = match.groups()
         if word:
             lower = word.lower()
             if keep_stopwords or lower not in _STOPWORDS:
-                out.append(stem(lower))
+                yield stem(lower)
         else:
-            out.extend(_bigrams(fold(cjk), keep_stopwords))
-    return out
+            yield from _bigrams(fold(cjk), keep_stopwords)
 
 
 # Names a question quotes literally: options ('-e', '--login'), escapes ('\\j', '~.'),

@@ -1,0 +1,44 @@
+"""The sentence cited first is the one about what the question asks, not the one that repeats it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline import ask
+
+# A made-up company: its katakana name fills most of the question's bigrams.
+NEWS_SITE = """ハルカ・ネットワークスは東京の会社である。
+ハルカ・ネットワークスはハルカ・ネットワークス通信というニュースサイトを運営しており、ハルカ・ネットワークス通信の記事は社員が書いている。
+ハルカ・ネットワークスの社員は三十人である。
+記事の特徴は、現場取材を重んじることである。
+本社は新宿区にある。"""
+
+# The question copies the second sentence, which leaves out its subject (the publisher).
+PUBLISHER = """株式会社ツバメ書房は、日本の出版社。
+本社は京都にある。
+1950年に創業した。
+主に歴史書を出版している。
+社員は四十人である。"""
+
+
+def test_japanese_question_cites_the_sentence_about_what_it_asks_not_the_long_name() -> None:
+    # 'ハルカ・ネットワークス' gives 9 bigrams against 1 for '特徴': counted bigram by
+    # bigram, the sentence naming the company three times would come first.
+    result = ask(NEWS_SITE, "ハルカ・ネットワークスの記事の特徴とは。")
+    assert "現場取材" in result.citations[0].quote
+
+
+def test_sentence_the_question_restates_gives_way_to_the_one_holding_the_answer() -> None:
+    result = ask(PUBLISHER, "本社が京都にある出版社は？")
+    assert "ツバメ書房" in result.citations[0].quote
+    assert "ツバメ書房" in result.answer
+
+
+BASH = Path(__file__).resolve().parents[1] / "bench" / "realdocs" / "bash.1.txt"
+
+
+def test_option_the_question_names_is_not_taken_for_a_restatement() -> None:
+    # The entry '-e' under 'set' holds only the question's terms, as a restated sentence
+    # does, but an option the question names is the entry it asks about.
+    result = ask(BASH, "What does the -e option of the set builtin do?")
+    assert "exits with a non-zero status" in " ".join(result.answer.split())
