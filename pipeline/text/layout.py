@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from array import array
 from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -87,7 +88,7 @@ class _Lines:
     def __init__(self, text: str) -> None:
         self.text = text
         self.lines = text.split("\n")
-        self.starts: list[int] = []
+        self.starts = array("q")  # 8 bytes a line, where a list of ints takes 40
         self.indents: list[int] = []
         offset = 0
         for line in self.lines:
@@ -248,8 +249,10 @@ class _Analyser:
         """
         ln = self.l
         content = ln.content(i)
+        if len(content) > HEADING_MAX_CHARS:  # before splitting: a line may be megabytes long
+            return 0
         words = content.split()
-        if len(content) > HEADING_MAX_CHARS or len(words) > HEADING_MAX_WORDS:
+        if len(words) > HEADING_MAX_WORDS:
             return 0
         numbered = _NUMBERED.match(content)
         if self._closes(i) and not (numbered and content.endswith(".") and len(words) <= 8):
@@ -355,7 +358,7 @@ class _Analyser:
         """The last line of a term starting at line i whose description follows on deeper
         lines (up to three term lines starting with the same word: `set [-abe...]`); -1."""
         ln = self.l
-        word = ln.content(i).split()[0]
+        word = ln.lines[i].split(None, 1)[0]  # one split: a line may be megabytes long
         j = i
         while True:
             if not self._term_line(j) or ln.blank(j + 1) or (j + 1) in self.furniture:
@@ -364,7 +367,7 @@ class _Analyser:
                 return j
             if ln.indents[j + 1] != ln.indents[i] or j - i >= 2:
                 return -1
-            next_word = ln.content(j + 1).split()[0]
+            next_word = ln.lines[j + 1].split(None, 1)[0]
             same = next_word == word or (_OPTIONISH.match(word) and _OPTIONISH.match(next_word))
             open_bracket = ln.content(j).count("[") > ln.content(j).count("]")
             if not same and not open_bracket:
