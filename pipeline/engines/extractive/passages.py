@@ -386,7 +386,7 @@ def unit_bounds(text: str) -> tuple[array[int], array[int]]:
         spans = Passages.read(text).spans
         return array("q", [s for s, _ in spans]), array("q", [e for _, e in spans])
     starts, ends = array("q"), array("q")
-    for block in analyse(text):
+    for block in analyse(text, lean=True):
         for start, end in _units(text, block.kind, block.start, block.end):
             starts.append(start)
             ends.append(end)
