@@ -310,7 +310,7 @@ def _print_citations(citations: list[Citation]) -> None:
         page = f" p.{citation.page}" if citation.page else ""
         where = f"{citation.document}{page} [{citation.start}:{citation.end}]"
         quote = citation.quote if len(citation.quote) <= 200 else citation.quote[:197] + "..."
-        out.print(f"[bold][{number}][/] [cyan]{escape(where)}[/] {escape(quote)!r}")
+        out.print(f"[bold][{number}][/] [cyan]{escape(where)}[/] {escape(repr(quote))}")
 
 
 def _print_coverage(coverage: Coverage) -> None:

@@ -16,15 +16,10 @@ from typer.testing import CliRunner
 
 from pipeline.cli.app import app
 from tests.support import REPO
+from tests.support.terminal import start_interruptible
 
 runner = CliRunner()
 TOPICS = ["harbour", "orchard", "railway", "library", "glacier", "market", "bridge", "theatre"]
-
-
-CTRL_C_IN_FULL_RUN = (
-    "known issue, under investigation: inside the full .ci/run (not alone) the child exits 0,"
-    " Ctrl-C did not stop it"
-)
 
 
 def make_corpus(root: Path, files: int) -> Path:
@@ -252,7 +247,7 @@ def test_pattern_matching_nothing_is_an_error(tmp_path: Path) -> None:
 
 
 def start_batch(docs: Path, out: Path) -> subprocess.Popen[str]:
-    return subprocess.Popen(
+    return start_interruptible(
         [
             sys.executable,
             "-m",
@@ -267,7 +262,6 @@ def start_batch(docs: Path, out: Path) -> subprocess.Popen[str]:
         cwd=REPO,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        text=True,
         env={**os.environ, "PYTHONPATH": str(REPO)},
     )
 
@@ -285,10 +279,7 @@ def wait_for_outputs(out: Path, count: int, timeout: float = 60) -> None:
 @pytest.mark.parametrize(
     "sig",
     [
-        pytest.param(
-            signal.SIGINT,
-            marks=pytest.mark.xfail(strict=False, reason=CTRL_C_IN_FULL_RUN),
-        ),
+        signal.SIGINT,
         signal.SIGKILL,
     ],
     ids=["sigint", "sigkill"],

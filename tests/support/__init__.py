@@ -8,6 +8,7 @@ watsonx_server.py a real watsonx.ai server (TLS, IAM sign-in) on a loopback port
 moto_server.py    moto's DynamoDB and S3, served on a loopback port
 http.py           httpx clients of the app, SSE parsing, error-body checks
 server.py         a real `longdoc serve` process
+terminal.py       child processes that a Ctrl-C reaches, however the tests were started
 """
 
 from __future__ import annotations
