@@ -21,8 +21,9 @@ def make_split(engine: Engine, settings: Settings) -> NodeFn:
     def split(state: State) -> dict[str, Any]:
         documents = documents_of(state)
         task = state.get("task", "ask")
-        # Before splitting: the chunks copy the text, and a reading of it whole (the
-        # built-in engine's IDF) peaks at 2-3x its size, so the two never add up.
+        # Before splitting: the chunks copy the text (2 bytes a character once it holds
+        # one accented letter), so what prepare reads of it whole (the built-in engine's
+        # IDF pass) is freed before they exist, and the two peaks never add up.
         hints = engine.prepare(documents, state["question"], task)
         # The extractive engine reads a chunk in microseconds, so it names a larger
         # chunk size than a model's; LLMEngine leaves it to Settings.chunk_size. A model's
