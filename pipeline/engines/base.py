@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from pipeline.engines.meter import Meter
-from pipeline.types import ChatPrompt, Chunk, ChunkTask, DocumentText, Draft, Finding, Route, Task
+from pipeline.types import ChatPrompt, ChunkTask, DocumentText, Draft, Finding, Route, Task
 
 
 class Engine(Protocol):
@@ -22,10 +22,11 @@ class Engine(Protocol):
         """Decide chat or document mode for a request that has documents attached."""
         ...
 
-    def prepare(
-        self, documents: list[DocumentText], chunks: list[Chunk], question: str, task: Task
-    ) -> dict[str, Any]:
-        """Small per-run data every map task receives (JSON-ready; `{}` when none)."""
+    def prepare(self, documents: list[DocumentText], question: str, task: Task) -> dict[str, Any]:
+        """Small per-run data every map task receives (JSON-ready; `{}` when none).
+
+        Called before the documents are cut into chunks, so what it reads of them whole is
+        freed before the chunks' copies of their text exist."""
         ...
 
     async def read_chunk(self, task: ChunkTask, meter: Meter) -> Finding:

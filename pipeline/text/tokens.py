@@ -16,7 +16,9 @@ def count_tokens(text: str) -> int:
         return 0
     if text.isascii():  # the common case, ~100x faster than the regex scan
         return math.ceil(len(text) / _CHARS_PER_TOKEN)
-    cjk = sum(map(len, CJK_RUN.findall(text)))  # runs, not characters: 7x faster
+    # Runs, not characters (7x faster); their bounds, not copies: a list of the runs of
+    # 10 MB of Chinese text would take twice its size.
+    cjk = sum(run.end() - run.start() for run in CJK_RUN.finditer(text))
     return cjk + math.ceil((len(text) - cjk) / _CHARS_PER_TOKEN)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pipeline.text.layout import analyse
 from pipeline.text.reflow import known_in, reflow
 from pipeline.text.structure import Kind, Structure
@@ -92,3 +94,14 @@ def test_reflow_joins_wrapped_lines_and_undoes_line_end_hyphens() -> None:
     )
     text = "a non-zero exit and an identifier"
     assert reflow("a non-\n  zero exit and an iden-\n  tifier", known_in(text)) == text
+
+
+def test_a_lean_reading_slicing_each_line_reads_the_same_structure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from pipeline.text import layout
+
+    monkeypatch.setattr(layout, "LEAN_PIECE", 50)  # lines split a few at a time
+    for text in (MAN_PAGE, LICENCE, REPORT, "one line " * 100, "", "\n\n"):
+        assert list(analyse(text, lean=True)) == list(analyse(text))
+    assert len(analyse(MAN_PAGE, lean=True)) > 10

@@ -93,3 +93,51 @@ def test_a_text_read_twice_is_read_once() -> None:
     text = "One paragraph here.\n\nAnother one there."
     assert Passages.read(text) is Passages.read(text)
     assert Passages.read(text).spans == [(0, 19), (21, 39)]
+
+
+def test_a_cjk_gram_and_a_one_character_term_at_the_same_place_find_the_first() -> None:
+    # The pattern tries terms in sorted order: '澄' comes before '澄川' and wins at 0 and 8.
+    hits = sorted(TermFinder(["澄川", "澄", "創業"]).find("澄川製茶の創業は澄川"))
+    assert hits == [(0, "澄"), (5, "創業"), (8, "澄")]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Who founded the café in Zürich?", "澄川製茶の創業は？", "What does -e do in Straße?"],
+)
+def test_a_long_text_searched_in_pieces_finds_what_one_search_finds(
+    question: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pipeline.engines.extractive import terms
+
+    text = (
+        "Le café fut fondé à Zürich; CAFÉ founders said -e. 澄川製茶の創業は澄川。\n"
+        "Straße\tfounding\u00a0Founded -e-e café\n\n"
+    ) * 40
+    finder = TermFinder(query_terms(question))
+    whole = sorted(finder.find(fold(text)))
+    monkeypatch.setattr(terms, "FIND_PIECE", 7)  # a piece ends after every few words
+    assert sorted(finder.find_unfolded(text)) == whole
+    assert whole
+
+
+def test_a_long_text_holding_a_letter_that_lowercases_to_two_is_searched_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from pipeline.engines.extractive import terms
+
+    text = "İstanbul harbour. " * 50
+    monkeypatch.setattr(terms, "FIND_PIECE", 7)
+    hits = sorted(TermFinder(query_terms("Where is the harbour?")).find_unfolded(text))
+    assert [text[p : p + 7] for p, _ in hits] == ["harbour"] * 50
+
+
+def test_the_unit_bounds_of_a_long_text_are_its_passages(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pipeline.engines.extractive import passages
+    from tests.support.shaped import LICENCE, MAN_PAGE, REPORT
+
+    text = "\n\n".join([MAN_PAGE, LICENCE, REPORT, "澄川製茶の創業は1950年。創業者は澄川。"])
+    spans = Passages.read(text).spans
+    monkeypatch.setattr(passages, "CACHED_CHARS", 100)  # read as a document too long to cache
+    starts, ends = passages.unit_bounds(text)
+    assert list(zip(starts, ends, strict=True)) == spans

@@ -83,9 +83,7 @@ class ExtractiveEngine:
             return Route(mode="chat", reason=f"the message is small talk ({kind})")
         return Route(mode="document", reason="a document is attached and the message asks about it")
 
-    def prepare(
-        self, documents: list[DocumentText], chunks: list[Chunk], question: str, task: Task
-    ) -> dict[str, Any]:
+    def prepare(self, documents: list[DocumentText], question: str, task: Task) -> dict[str, Any]:
         if task != "ask":
             return {}
         texts = [doc.text for doc in documents]

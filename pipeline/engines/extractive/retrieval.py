@@ -14,13 +14,14 @@ import bisect
 import dataclasses
 import math
 import re
+from array import array
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pipeline.engines.extractive.decisive import Decisive, Usage, decide
 from pipeline.engines.extractive.options import options_not_held
-from pipeline.engines.extractive.passages import Passages
+from pipeline.engines.extractive.passages import Passages, unit_bounds
 from pipeline.engines.extractive.terms import (
     LITERAL,
     SoftFinder,
@@ -366,9 +367,8 @@ def build_query(question: str, texts: list[str], ids: list[str] | None = None) -
     """
     terms = query_terms(content_question(question))
     # Read once for both passes: the layout pass is most of their cost.
-    read = [Passages.read(text) for text in texts]
-    spans = [passages.spans for passages in read]
-    usage = _usage(terms, texts, spans)
+    bounds = [unit_bounds(text) for text in texts]
+    usage = _usage(terms, texts, bounds)
     decisive = decide(question, terms, usage, texts, ids)
     # A misspelt name ('Ghandi') is searched as the documents spell it ('Gandhi').
     # ... and a name the documents write their own way ('LGPL') as they write it too.
@@ -377,8 +377,8 @@ def build_query(question: str, texts: list[str], ids: list[str] | None = None) -
     if spellings:
         terms = [t for t in terms if t not in decisive.variants]
         terms += [v for v in spellings if v not in terms]
-        usage = _usage(terms, texts, spans)
-    unwritten = _unwritten(question, terms, usage, read)
+        usage = _usage(terms, texts, bounds)
+    unwritten = _unwritten(question, terms, usage, texts)
     if unwritten:
         decisive = dataclasses.replace(decisive, absent=[*decisive.absent, *unwritten])
     n = usage.sentences + PRIOR_SENTENCES
@@ -438,13 +438,13 @@ _NAMED_THING = re.compile(
 )
 
 
-def _unwritten(question: str, terms: list[str], usage: Usage, read: list[Passages]) -> list[str]:
+def _unwritten(question: str, terms: list[str], usage: Usage, texts: list[str]) -> list[str]:
     """Names the question writes literally that the documents never write: an option
     ('-Z' of a man page that has none), a version ('grep 4.0' in a NEWS file that stops
     at 3.8) or a named thing ('the beamer class' in release notes that never mention
     beamer), or an option of a command that lists its options without it (see
     options.py). They name the thing asked about, so a passage without them cannot
-    answer. `read` is each document's reading (Passages)."""
+    answer."""
     missing = [t[len(LITERAL) :] for t in terms if t.startswith(LITERAL + "-")]
     missing = [m for m in missing if not usage.df.get(LITERAL + m)]
     names = [m.group() for m in _COMPOUND_NUMBER.finditer(question)]
@@ -455,31 +455,34 @@ def _unwritten(question: str, terms: list[str], usage: Usage, read: list[Passage
     ]
     for name in names:
         written = re.compile(rf"(?<![\w.]){re.escape(name)}(?![\w]|\.\d)", re.IGNORECASE)
-        if not any(written.search(passages.text) for passages in read):
+        if not any(written.search(text) for text in texts):
             missing.append(name)
     if any(t.startswith(LITERAL + "-") for t in terms):
-        missing += options_not_held(question, read)  # 'read -z' when only 'test -z' is
+        # 'read -z' when only 'test -z' is. Only an option question reads the documents'
+        # structure here (the IDF pass above keeps unit bounds alone, for its memory).
+        missing += options_not_held(question, [Passages.read(text) for text in texts])
     return list(dict.fromkeys(missing))
 
 
-def _usage(terms: list[str], texts: list[str], spans: list[list[tuple[int, int]]]) -> Usage:
+def _usage(
+    terms: list[str], texts: list[str], bounds: list[tuple[array[int], array[int]]]
+) -> Usage:
     """Per term: the sentences holding it, and its mid-sentence uses, capitalized or not.
 
-    `spans` holds each text's unit spans (Passages.spans)."""
+    `bounds` holds each text's unit starts and ends (passages.unit_bounds)."""
     finder = TermFinder(terms)
     usage = Usage()
     df: Counter[str] = Counter()
     mid: Counter[str] = Counter()
     capital: Counter[str] = Counter()
-    for text, units in zip(texts, spans, strict=True):
-        ends = [end for _, end in units]
-        starts = {start for start, _ in units}
-        usage.sentences += len(units)
-        usage.length += sum(end - start for start, end in units)
+    for text, (starts, ends) in zip(texts, bounds, strict=True):
+        usage.sentences += len(starts)
+        usage.length += sum(ends) - sum(starts)
         seen: set[tuple[int, str]] = set()
-        for position, term in finder.find(fold(text)):
+        for position, term in finder.find_unfolded(text):
             seen.add((bisect.bisect_right(ends, position), term))
-            if position not in starts:
+            first = bisect.bisect_left(starts, position)  # units are in order: starts sorted
+            if first == len(starts) or starts[first] != position:
                 mid[term] += 1
                 capital[term] += text[position].isupper()
         df.update(term for _, term in seen)

@@ -30,7 +30,6 @@ from pipeline.text.spans import locate
 from pipeline.text.tokens import count_tokens
 from pipeline.types import (
     ChatPrompt,
-    Chunk,
     ChunkTask,
     DocumentText,
     Draft,
@@ -82,9 +81,7 @@ class LLMEngine:
         # Two unparsable replies: a request with documents is about the documents.
         return route or Route(mode="document", reason="router reply unparsable; fallback")
 
-    def prepare(
-        self, documents: list[DocumentText], chunks: list[Chunk], question: str, task: Task
-    ) -> dict[str, Any]:
+    def prepare(self, documents: list[DocumentText], question: str, task: Task) -> dict[str, Any]:
         return {}
 
     async def read_chunk(self, task: ChunkTask, meter: Meter) -> Finding:

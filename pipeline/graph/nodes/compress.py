@@ -58,7 +58,7 @@ def make_compress(engine: Engine, settings: Settings) -> NodeFn:
             "compressed": False,
             "folding": folding,
             "chunks": chunks,
-            "hints": engine.prepare([transcript], chunks, "", "remember"),
+            "hints": engine.prepare([transcript], "", "remember"),
             "run": uuid.uuid4().hex,
         }
 
