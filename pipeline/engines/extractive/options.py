@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import re
 
-from pipeline.engines.extractive.passages import Passages
 from pipeline.engines.extractive.terms import tokens
-from pipeline.text.structure import Block, Kind
+from pipeline.text.structure import Block, Kind, Structure
 
 _OPTION = r"--?[A-Za-z0-9][\w-]*"
 # 'the -z option of the read builtin', 'the --login flag to bash'
@@ -32,23 +31,22 @@ def named_options(question: str) -> list[tuple[str, str]]:
     return list(dict.fromkeys((c, o) for c, o in pairs if tokens(c)))
 
 
-def options_not_held(question: str, read: list[Passages]) -> list[str]:
+def options_not_held(question: str, documents: list[tuple[str, Structure]]) -> list[str]:
     """'read -z' for each option the question asks of a command whose entry the documents
-    (`read`, one reading each) hold with no entry of that option inside it; empty when
-    they hold no entry of it."""
+    (each a text and its structure) hold with no entry of that option inside it; empty
+    when they hold no entry of it."""
     missing = []
     for command, option in named_options(question):
-        entries = [_entries(passages, command, option) for passages in read]
+        entries = [_entries(text, structure, command, option) for text, structure in documents]
         if any(commands for commands, _ in entries) and not any(held for _, held in entries):
             missing.append(f"{command} {option}")
     return missing
 
 
-def _entries(passages: Passages, command: str, option: str) -> tuple[int, bool]:
+def _entries(text: str, structure: Structure, command: str, option: str) -> tuple[int, bool]:
     """How many entries of `command` that list options a text holds, and whether one of
     them lists `option`. An entry that lists none (ssh's 'ssh -Q query' example, while
     ssh's options are entries of their own) says nothing about which options it has."""
-    structure, text = passages.structure, passages.text
     names = {
         b: _first_word(text, block) for b, block in enumerate(structure) if block.kind == Kind.TERM
     }

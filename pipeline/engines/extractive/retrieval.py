@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from pipeline.engines.extractive.decisive import Decisive, Usage, decide
 from pipeline.engines.extractive.options import options_not_held
-from pipeline.engines.extractive.passages import Passages, unit_bounds
+from pipeline.engines.extractive.passages import Passages, unit_bounds, whole_structure
 from pipeline.engines.extractive.terms import (
     LITERAL,
     SoftFinder,
@@ -33,6 +33,7 @@ from pipeline.engines.extractive.terms import (
 )
 from pipeline.engines.extractive.units import Unit, coverage_units, covered
 from pipeline.text.scripts import HAN, HIRAGANA
+from pipeline.text.structure import Structure
 
 AnswerType = Literal["date", "number", "person", "place", "reason", "name"]
 
@@ -366,8 +367,14 @@ def build_query(question: str, texts: list[str], ids: list[str] | None = None) -
     name the documents of `texts`, for the names each one's title gives (see decisive.py).
     """
     terms = query_terms(content_question(question))
-    # Read once for both passes: the layout pass is most of their cost.
-    bounds = [unit_bounds(text) for text in texts]
+    # Read once for both passes: the layout pass is most of their cost. The structure is
+    # kept only for an option question's check (see _unwritten), for the memory it takes.
+    asks_option = any(t.startswith(LITERAL + "-") for t in terms)
+    structures = [whole_structure(text) for text in texts] if asks_option else []
+    if structures:
+        bounds = [unit_bounds(t, s) for t, s in zip(texts, structures, strict=True)]
+    else:
+        bounds = [unit_bounds(text) for text in texts]
     usage = _usage(terms, texts, bounds)
     decisive = decide(question, terms, usage, texts, ids)
     # A misspelt name ('Ghandi') is searched as the documents spell it ('Gandhi').
@@ -378,7 +385,7 @@ def build_query(question: str, texts: list[str], ids: list[str] | None = None) -
         terms = [t for t in terms if t not in decisive.variants]
         terms += [v for v in spellings if v not in terms]
         usage = _usage(terms, texts, bounds)
-    unwritten = _unwritten(question, terms, usage, texts)
+    unwritten = _unwritten(question, terms, usage, texts, structures)
     if unwritten:
         decisive = dataclasses.replace(decisive, absent=[*decisive.absent, *unwritten])
     n = usage.sentences + PRIOR_SENTENCES
@@ -438,13 +445,16 @@ _NAMED_THING = re.compile(
 )
 
 
-def _unwritten(question: str, terms: list[str], usage: Usage, texts: list[str]) -> list[str]:
+def _unwritten(
+    question: str, terms: list[str], usage: Usage, texts: list[str], structures: list[Structure]
+) -> list[str]:
     """Names the question writes literally that the documents never write: an option
     ('-Z' of a man page that has none), a version ('grep 4.0' in a NEWS file that stops
     at 3.8) or a named thing ('the beamer class' in release notes that never mention
     beamer), or an option of a command that lists its options without it (see
     options.py). They name the thing asked about, so a passage without them cannot
-    answer."""
+    answer. `structures` are the texts' (whole_structure), for a question naming an
+    option; empty for others, which need none."""
     missing = [t[len(LITERAL) :] for t in terms if t.startswith(LITERAL + "-")]
     missing = [m for m in missing if not usage.df.get(LITERAL + m)]
     names = [m.group() for m in _COMPOUND_NUMBER.finditer(question)]
@@ -457,10 +467,8 @@ def _unwritten(question: str, terms: list[str], usage: Usage, texts: list[str]) 
         written = re.compile(rf"(?<![\w.]){re.escape(name)}(?![\w]|\.\d)", re.IGNORECASE)
         if not any(written.search(text) for text in texts):
             missing.append(name)
-    if any(t.startswith(LITERAL + "-") for t in terms):
-        # 'read -z' when only 'test -z' is. Only an option question reads the documents'
-        # structure here (the IDF pass above keeps unit bounds alone, for its memory).
-        missing += options_not_held(question, [Passages.read(text) for text in texts])
+    if structures:  # 'read -z' when only 'test -z' is
+        missing += options_not_held(question, list(zip(texts, structures, strict=True)))
     return list(dict.fromkeys(missing))
 
 
