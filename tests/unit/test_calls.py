@@ -191,3 +191,34 @@ def test_retry_after_past_the_deadline_fails_at_once() -> None:
         return asyncio.get_running_loop().time() - start
 
     assert run_virtual(main()) == 0
+
+
+async def test_a_calls_slot_goes_back_with_the_reply_not_after_its_parse() -> None:
+    """The provider is done when the reply is in: the next call starts while this one's
+    reply is still being parsed, and the slot is given back once, not twice."""
+    from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+    from pipeline.engines.llm.calls import REPLY_IN
+
+    one_slot = Limiter(1)
+    model = FakeListChatModel(responses=["first", "second"])
+    parsing = asyncio.Event()
+    second_started = asyncio.Event()
+
+    async def first() -> str:
+        reply = await model.ainvoke("first?", config={"callbacks": [REPLY_IN]})
+        parsing.set()
+        await asyncio.wait_for(second_started.wait(), 5)  # the parse, while the next call runs
+        return str(reply.content)
+
+    async def second() -> str:
+        second_started.set()
+        return str((await model.ainvoke("second?", config={"callbacks": [REPLY_IN]})).content)
+
+    async def after_first_reply() -> str:
+        await parsing.wait()
+        return await call_model(second, FAST, one_slot)
+
+    replies = await asyncio.gather(call_model(first, FAST, one_slot), after_first_reply())
+    assert replies == ["first", "second"]
+    assert one_slot.in_flight == 0

@@ -11,6 +11,12 @@ retries off). Two budgets bound one call:
   deadline (`call_deadline_s`, counted from its first attempt) allows. Only then is the
   call failed. Waiting for a first attempt is queueing behind calls that progress (a
   100-chunk document on a 50,000 tokens-a-minute budget takes minutes), not a failure.
+
+A call's limiter slot goes back as soon as the model's reply is in (`ReplyIn`, a callback
+on every chat model call), not when LangChain has parsed it and the attempt returns: the
+provider is done with the call, and holding the slot through the parse left it idle
+for part of every call (a batch of 100 files on a 0.2 s fake model ran 1.14-1.16x its
+critical-path bound in one process).
 """
 
 from __future__ import annotations
@@ -20,12 +26,15 @@ import json
 import math
 import random
 from collections.abc import Awaitable, Callable
-from typing import Literal, TypeVar
+from contextvars import ContextVar
+from typing import Any, Literal, TypeVar
+
+from langchain_core.callbacks import BaseCallbackHandler
 
 from pipeline.config import Settings
-from pipeline.engines.llm.limiter import DeadlineError, Limiter, Ticket
+from pipeline.engines.llm.limiter import Backoff, DeadlineError, Limiter, Ticket
 from pipeline.engines.llm.shared_limit import shared_slot
-from pipeline.engines.llm.signals import headers_of, read_signal
+from pipeline.engines.llm.signals import RateSignal, headers_of, read_signal
 from pipeline.engines.meter import Meter
 from pipeline.errors import ModelError, ModelRateLimitError, ModelTimeoutError
 from pipeline.progress import emit
@@ -159,31 +168,36 @@ async def call_model(
                 attempts.slept(exc.waited_s)
                 raise _deadline_error(attempts, settings, None) from None
             attempts.admitted(ticket)
+            held = _Held(limiter, ticket)
             if deadline == math.inf:
                 deadline = ticket.started_at + settings.call_deadline_s
             timeout = min(settings.call_timeout_s, deadline - clock())
             if timeout <= 0:
-                limiter.failed(ticket)
+                held.failed()
                 raise _deadline_error(attempts, settings, None)
             try:
                 # A batch on a cluster shares one limit across its workers (shared_limit.py);
                 # the timeout covers the call, not the wait for that slot. asyncio.timeout,
                 # not wait_for: on Python 3.11 wait_for drops a cancellation (Ctrl-C) that
                 # arrives as the call completes, and the run goes on.
-                async with shared_slot():
-                    async with asyncio.timeout(timeout):
-                        result = await make_call()
+                replied = _reply_in.set(held.succeeded)
+                try:
+                    async with shared_slot():
+                        async with asyncio.timeout(timeout):
+                            result = await make_call()
+                finally:
+                    _reply_in.reset(replied)
             except Exception as exc:
-                wait = _after_failure(exc, ticket, limiter, attempts, settings)
+                wait = _after_failure(exc, held, attempts, settings)
                 if clock() + wait >= deadline:
                     raise _deadline_error(attempts, settings, exc) from exc
                 await asyncio.sleep(wait)
                 attempts.slept(wait)
                 continue
             except BaseException:  # cancelled: the slot goes to another call
-                limiter.failed(ticket)
+                held.failed()
                 raise
-            limiter.succeeded(ticket)
+            held.succeeded()
             return result
     finally:
         if meter is not None:
@@ -198,15 +212,57 @@ async def call_model(
             )
 
 
-def _after_failure(
-    exc: Exception, ticket: Ticket, limiter: Limiter, attempts: _Attempts, settings: Settings
-) -> float:
+class _Held:
+    """An admitted attempt's limiter slot, given back once: with the model's reply, or
+    when the attempt ends (a failure, a refusal for load, a cancellation)."""
+
+    def __init__(self, limiter: Limiter, ticket: Ticket) -> None:
+        self.limiter = limiter
+        self.ticket = ticket
+        self.open = True
+
+    def succeeded(self) -> None:
+        if self.open:
+            self.open = False
+            self.limiter.succeeded(self.ticket)
+
+    def failed(self) -> None:
+        if self.open:
+            self.open = False
+            self.limiter.failed(self.ticket)
+
+    def backpressure(self, signal: RateSignal) -> Backoff | None:
+        if not self.open:  # replied, then failed to parse: the reply said nothing of load
+            return None
+        self.open = False
+        return self.limiter.backpressure(self.ticket, signal)
+
+
+_reply_in: ContextVar[Callable[[], None] | None] = ContextVar("longdoc_reply_in", default=None)
+
+
+class ReplyIn(BaseCallbackHandler):
+    """Gives an attempt's limiter slot back when its chat model call replies."""
+
+    run_inline = True  # in the caller's task, where the attempt's slot is known
+
+    def on_llm_end(self, response: Any, **kwargs: Any) -> None:
+        given_back = _reply_in.get()
+        if given_back is not None:
+            given_back()
+
+
+REPLY_IN = ReplyIn()
+
+
+def _after_failure(exc: Exception, held: _Held, attempts: _Attempts, settings: Settings) -> float:
     """Tell the limiter, then raise if the call is done for, else the seconds to wait."""
     kind = failure_kind(exc)
+    limiter = held.limiter
     if kind == "load":
         attempts.refused += 1
         signal = read_signal(headers_of(exc))
-        backoff = limiter.backpressure(ticket, signal)
+        backoff = held.backpressure(signal)
         if backoff is not None:
             emit(
                 "rate_limited",
@@ -218,7 +274,7 @@ def _after_failure(
         if signal.retry_after_s is not None:
             return signal.retry_after_s  # the floor; the limiter pauses other calls as long
         return backoff_s(attempts.refused, settings, exc)
-    limiter.failed(ticket)
+    held.failed()
     attempts.errors += 1
     if kind == "fatal" or attempts.errors > settings.max_retries:
         raise _as_model_error(exc, attempts.total) from exc
