@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 BLOCKS = frozenset(
     (
@@ -73,6 +73,7 @@ _VOID = frozenset("area base br col embed hr img input link meta param source tr
 """Elements that never have an end tag, so never contain anything to skip."""
 # A start tag without one of these words has no attribute that could make it furniture.
 _FURNITURE_HINT = re.compile("role|hidden|footer|breadcrumb", re.IGNORECASE)
+_ROLE_HINT = re.compile("role", re.IGNORECASE)
 # A page that marks its main content: a <main> start tag or a role="main" attribute.
 _MAIN_HINT = re.compile(r"<main[\t\n\f\r />]|\brole\s*=\s*[\"']?main\b", re.IGNORECASE)
 
@@ -186,9 +187,7 @@ def _is_furniture(page: str, start: int, after: int, tag: str, sectioning: int) 
         return True
     if _FURNITURE_HINT.search(page, start, after) is None:
         return False  # most tags: no attribute that could say so
-    for found in _ATTRIBUTE.finditer(page[start:after].lower(), len(tag) + 1):
-        name = found.group(1)
-        value = found.group(2) or found.group(3) or found.group(4) or ""
+    for name, value in _attributes(page, start, after, tag):
         if name == "hidden" or (name == "aria-hidden" and value.strip() == "true"):
             return True
         if name == "role" and FURNITURE_ROLES.intersection(value.split()):
@@ -202,11 +201,18 @@ def _is_main(page: str, start: int, after: int, tag: str) -> bool:
     """Whether the start tag at page[start:after] opens the page's main content."""
     if tag == "main":
         return True
+    if _ROLE_HINT.search(page, start, after) is None:
+        return False  # most tags: no role attribute
+    return any(
+        name == "role" and "main" in value.split()
+        for name, value in _attributes(page, start, after, tag)
+    )
+
+
+def _attributes(page: str, start: int, after: int, tag: str) -> Iterator[tuple[str, str]]:
+    """(name, value) of each attribute of the start tag at page[start:after], lowercased."""
     for found in _ATTRIBUTE.finditer(page[start:after].lower(), len(tag) + 1):
-        value = found.group(2) or found.group(3) or found.group(4) or ""
-        if found.group(1) == "role" and "main" in value.split():
-            return True
-    return False
+        yield found.group(1), found.group(2) or found.group(3) or found.group(4) or ""
 
 
 class _Element:

@@ -180,13 +180,13 @@ async def call_model(
                 # the timeout covers the call, not the wait for that slot. asyncio.timeout,
                 # not wait_for: on Python 3.11 wait_for drops a cancellation (Ctrl-C) that
                 # arrives as the call completes, and the run goes on.
-                replied = _reply_in.set(held.succeeded)
-                try:
-                    async with shared_slot():
+                async with shared_slot() as free_shared:
+                    replied = _reply_in.set(_both(held.succeeded, free_shared))
+                    try:
                         async with asyncio.timeout(timeout):
                             result = await make_call()
-                finally:
-                    _reply_in.reset(replied)
+                    finally:
+                        _reply_in.reset(replied)
             except Exception as exc:
                 wait = _after_failure(exc, held, attempts, settings)
                 if clock() + wait >= deadline:
@@ -241,8 +241,20 @@ class _Held:
 _reply_in: ContextVar[Callable[[], None] | None] = ContextVar("longdoc_reply_in", default=None)
 
 
+def _both(first: Callable[[], None], second: Callable[[], None]) -> Callable[[], None]:
+    """One call of both."""
+
+    def call() -> None:
+        first()
+        second()
+
+    return call
+
+
 class ReplyIn(BaseCallbackHandler):
-    """Gives an attempt's limiter slot back when its chat model call replies."""
+    """Gives an attempt's slots back (its limiter's, and on a cluster the shared one) when
+    its chat model call replies. A failed call has no parse to wait for: leaving the
+    attempt gives them back, and a refusal for load reaches the limiter's back-off."""
 
     run_inline = True  # in the caller's task, where the attempt's slot is known
 

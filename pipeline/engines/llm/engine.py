@@ -17,7 +17,6 @@ from pydantic import BaseModel, ValidationError
 
 from pipeline import prompts
 from pipeline.config import Settings
-from pipeline.engines.llm import shared_limit
 from pipeline.engines.llm.calls import REPLY_IN, call_model
 from pipeline.engines.llm.limiter import Limiter
 from pipeline.engines.llm.limiters import HeaderWatch, limiter_for
@@ -255,9 +254,9 @@ _READING_SCHEMA = hashlib.sha256(_json(ChunkReading.model_json_schema()).encode(
 
 
 def _named(meter: Meter, task: str, limiter: Limiter) -> RunnableConfig:
-    """The meter's config, the limiter's header watch, the release of the call's slot with
-    its reply (and, on a cluster, of its shared slot), and the run named `<node>:<task>`."""
-    watches = [HeaderWatch(limiter), REPLY_IN, *shared_limit.callbacks()]
+    """The meter's config, the limiter's header watch, the release of the call's slots with
+    its reply, and the run named `<node>:<task>`."""
+    watches = [HeaderWatch(limiter), REPLY_IN]
     config = merge_configs(meter.config(), {"callbacks": watches})
     return {**config, "run_name": f"{meter.node}:{task}"}
 
