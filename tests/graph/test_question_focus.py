@@ -42,3 +42,18 @@ def test_option_the_question_names_is_not_taken_for_a_restatement() -> None:
     # does, but an option the question names is the entry it asks about.
     result = ask(BASH, "What does the -e option of the set builtin do?")
     assert "exits with a non-zero status" in " ".join(result.answer.split())
+
+
+# A made-up warlord: the question's one-kanji words ('妻', '城') stand alone between particles.
+WARLORD = """蒼井長政は戦国時代の武将である。
+長政は若くして家督を継ぎ、長政の名は近隣に知られた。
+長政の妻は白菊という名の姫であった。
+晩年の長政は城の改修に力を注いだ。
+長政の城は山の上にあった。"""
+
+
+def test_japanese_question_keeps_a_one_kanji_word_between_particles() -> None:
+    # '長政の妻は誰か' gives one bigram, '長政'; '妻' is a word of its own, and without it
+    # the sentence naming 長政 twice would come first.
+    result = ask(WARLORD, "長政の妻は誰か")
+    assert "白菊" in result.citations[0].quote

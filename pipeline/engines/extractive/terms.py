@@ -13,13 +13,14 @@ import Stemmer
 from bm25s.stopwords import STOPWORDS_CHINESE, STOPWORDS_EN_PLUS, STOPWORDS_KOREAN
 from hanziconv.charmap import simplified_charmap, traditional_charmap
 
-from pipeline.text.scripts import CJK, CJK_RUN, HIRAGANA
+from pipeline.text.scripts import CJK, CJK_RUN, HAN, HIRAGANA
 
 # Scripts written without spaces between words (Korean has spaces, but particles stick to
 # nouns) are indexed as bigrams; other letters and digits as stemmed words.
 _WORD_CHAR = rf"[^\W_{CJK}]"
 _TOKEN = re.compile(rf"([{CJK}]+)|({_WORD_CHAR}+)")
 _HIRAGANA = re.compile(f"[{HIRAGANA}]")
+_HAN = re.compile(f"[{HAN}]")
 
 _STOPWORDS = frozenset(STOPWORDS_EN_PLUS) | frozenset(
     ("whose", "would", "could", "also", "many", "much", "may", "might", "must", "shall", "yes")
@@ -255,11 +256,27 @@ def _bigrams(run: str, keep_all: bool) -> list[str]:
     grams = [run[i : i + 2] for i in range(len(run) - 1)]
     if keep_all:
         return grams
-    return [
+    kept = [
         g
         for g in grams
         if not _HIRAGANA.search(g) and not (QUESTION_CHARS & set(g)) and g not in _CJK_STOP_BIGRAMS
     ]
+    return kept + _lone_kanji(run)
+
+
+def _lone_kanji(run: str) -> list[str]:
+    """Ideographs standing alone between kana, which no bigram keeps: '子' in
+    '後三条天皇の子の天皇は' (the emperor's child), '妻' in '信長の妻は'."""
+    if not _HIRAGANA.search(run):
+        return []
+    lone = []
+    for index, char in enumerate(run):
+        if _HAN.match(char) and char not in QUESTION_CHARS:
+            before = run[index - 1] if index else ""
+            after = run[index + 1] if index + 1 < len(run) else ""
+            if all(not c or _HIRAGANA.match(c) for c in (before, after)):
+                lone.append(char)
+    return lone
 
 
 class TermFinder:
