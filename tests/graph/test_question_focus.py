@@ -57,3 +57,23 @@ def test_japanese_question_keeps_a_one_kanji_word_between_particles() -> None:
     # the sentence naming 長政 twice would come first.
     result = ask(WARLORD, "長政の妻は誰か")
     assert "白菊" in result.citations[0].quote
+
+
+# 'どこ' asks for a place: of two sentences about the factory, the one naming a prefecture.
+FACTORY = """白鷺製作所は精密機械の会社である。
+白鷺製作所の工場は、白鷺製作所の創業者が設計した。
+白鷺製作所の工場は長野県松本市の郊外にあり、従業員は二百人である。"""
+
+
+def test_japanese_question_asking_where_cites_the_sentence_naming_a_place() -> None:
+    result = ask(FACTORY, "白鷺製作所の工場はどこにあるか？")
+    assert "長野県" in result.citations[0].quote
+
+
+def test_chinese_question_asking_where_cites_the_sentence_naming_a_place() -> None:
+    text = (
+        "青石集团是一家机械公司。青石集团的工厂由青石集团的创始人设计。"
+        "青石集团的工厂位于浙江省湖州市的郊区，有两百名员工。"
+    )
+    result = ask(text, "青石集团的工厂在哪里？")
+    assert "浙江省" in result.citations[0].quote

@@ -115,7 +115,7 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern[str]]] = [
     (
         "place",
         re.compile(
-            r"^\s*where\b|\bin what (?:city|country|place|state|region)\b|どこ|哪里|어디",
+            r"^\s*where\b|\bin what (?:city|country|place|state|region)\b|どこ|哪里|哪儿|어디",
             re.IGNORECASE,
         ),
     ),
@@ -151,6 +151,8 @@ _ANSWER_PATTERNS: dict[AnswerType, re.Pattern[str]] = {
     # A place is a name after a preposition of place: "in Prague", "at the Louvre".
     "place": re.compile(
         r"\b(?:in|at|near|from|to|into|across|outside|inside|between)\s+(?:the\s+)?[A-Z][\w'’-]+"
+        # ... or, in Chinese and Japanese, a name with the suffix of a state, city or ward.
+        rf"|[{HAN}\u30a1-\u30fa\u30fc]{{1,8}}?[県州市区區町村郡省县縣]"
     ),
     # A name is introduced by a naming verb, quoted, or written in capitals.
     "name": re.compile(
@@ -709,7 +711,7 @@ def _has_answer_type(sentence: str, query: Query) -> bool:
             if found[0].islower() or any(w.lower() not in question for w in found.split()):
                 return True
         elif query.kind == "place":
-            if found.split()[-1].lower() not in question:
+            if fold(found.split()[-1].lower()) not in fold(question):
                 return True
         elif query.kind == "number" and _is_date_part(sentence, match):
             continue  # "how many" wants a count: in "May 4, 1990" neither 4 nor 1990 is one
