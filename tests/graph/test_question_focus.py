@@ -77,3 +77,16 @@ def test_chinese_question_asking_where_cites_the_sentence_naming_a_place() -> No
     )
     result = ask(text, "青石集团的工厂在哪里？")
     assert "浙江省" in result.citations[0].quote
+
+
+# The question copies the fourth sentence and asks for its subject, which only the lead names.
+NEWS_AGENCY = """株式会社カモメ通信は、日本のニュースサイトの運営会社である。
+記事の多くは社員が書いている。
+ほかに広告事業も行っている。
+取材は電話取材のみで、運営は低コストである。
+社員の多くは元新聞記者である。"""
+
+
+def test_question_restating_a_sentence_is_answered_by_the_lead_naming_its_subject() -> None:
+    result = ask(NEWS_AGENCY, "取材は電話取材のみで、運営は低コストである会社は？")
+    assert "カモメ通信" in result.citations[0].quote

@@ -102,7 +102,9 @@ class ExtractiveEngine:
             else build_query(task["question"], [chunk["text"]])  # called outside the graph
         )
         passages = Passages.read(chunk["text"], chunk.get("page_starts", ()))
-        hits = score_sentences(chunk["text"], query, passages, chunk["document"])
+        hits = score_sentences(
+            chunk["text"], query, passages, chunk["document"], opens=chunk["start"] == 0
+        )
         best = sorted(hits, key=lambda h: -h.score)[: self._offered]
         coverage = max((h.coverage for h in hits), default=0.0)
         steps = asks_for_steps(task["question"])
