@@ -237,9 +237,14 @@ LITERAL = "="
 def query_terms(question: str) -> list[str]:
     """Distinct content terms of a question, in order; all its words if none is content.
 
+    A Japanese question's one-kanji nouns count too ('妻' in '信長の妻は'; see _lone_kanji).
+
     Literal names come after the words: 'What does ssh -N do?' -> ['ssh', 'n', '=-N'].
     """
-    terms = list(dict.fromkeys(tokens(question)))
+    lone = [
+        k for m in _TOKEN.finditer(question) if m.group(1) for k in _lone_kanji(fold(m.group(1)))
+    ]
+    terms = list(dict.fromkeys(tokens(question) + lone))
     terms = terms or list(dict.fromkeys(tokens(question, keep_stopwords=True)))
     literals = [LITERAL + m.group() for m in _LITERAL.finditer(question)]
     return terms + [t for t in dict.fromkeys(literals) if t not in terms]
@@ -256,16 +261,20 @@ def _bigrams(run: str, keep_all: bool) -> list[str]:
     grams = [run[i : i + 2] for i in range(len(run) - 1)]
     if keep_all:
         return grams
-    kept = [
+    return [
         g
         for g in grams
         if not _HIRAGANA.search(g) and not (QUESTION_CHARS & set(g)) and g not in _CJK_STOP_BIGRAMS
     ]
-    return kept + _lone_kanji(run)
+
+
+# Particles that follow a noun: a kanji before other kana is a verb's or adjective's stem
+# ('開' of '開いた', '売' of '売る'), which matches too many other words of the text.
+_NOUN_PARTICLES = frozenset("のはがをにへとでもや")
 
 
 def _lone_kanji(run: str) -> list[str]:
-    """Ideographs standing alone between kana, which no bigram keeps: '子' in
+    """One-kanji nouns standing alone between kana, which no bigram keeps: '子' in
     '後三条天皇の子の天皇は' (the emperor's child), '妻' in '信長の妻は'."""
     if not _HIRAGANA.search(run):
         return []
@@ -274,7 +283,7 @@ def _lone_kanji(run: str) -> list[str]:
         if _HAN.match(char) and char not in QUESTION_CHARS:
             before = run[index - 1] if index else ""
             after = run[index + 1] if index + 1 < len(run) else ""
-            if all(not c or _HIRAGANA.match(c) for c in (before, after)):
+            if (not before or _HIRAGANA.match(before)) and (not after or after in _NOUN_PARTICLES):
                 lone.append(char)
     return lone
 
