@@ -252,6 +252,20 @@ permitted by the law of the harbour.
     assert "must mark the changed files" not in result.summary
 
 
+def test_a_glossary_description_is_not_summarized_without_its_term() -> None:
+    glossary = "\n\n".join(
+        f'1.{i}. "{term}"\n    means {what} kept in the harbour office archive.'
+        for i, (term, what) in enumerate(
+            [("Table", "a list of tide heights"), ("Office", "the building"), ("Chart", "a map")]
+        )
+    )
+    text = f"The Harbour Licence\n\n1. Definitions\n\n{glossary}\n\n2. Grants\n\n"
+    text += "You may copy the harbour tables for any purpose, at no charge, in any medium.\n"
+    result = summarize(text, words=120, settings=OFF)
+    assert "You may copy the harbour tables" in result.summary
+    assert not re.search(r"(?:^|\. )means ", result.summary), result.summary
+
+
 def test_a_user_manual_summary_names_the_guide_then_covers_its_sections_in_order() -> None:
     result = summarize(USER_MANUAL, words=150, settings=OFF)
     assert result.summary.startswith(
