@@ -186,6 +186,14 @@ NEEDS_MODEL: dict[Language, str] = {
     "zh-Hant": "沒有語言模型，我無法回答這個問題：內建引擎只能在你的文件或之前的對話中查找句子，"
     "而沒有句子能回答它。請附上要詢問的文件，或設定聊天模型後執行 longdoc。",
 }
+# The built-in engine's reply to a fact the user tells about themselves.
+NOTED: dict[Language, str] = {
+    "en": "Noted. Ask me about it any time in this conversation.",
+    "ja": "承知しました。この会話の中でいつでも聞いてください。",
+    "ko": "알겠습니다. 이 대화에서 언제든지 물어보세요.",
+    "zh": "好的，我记下了。在这次对话中随时可以问我。",
+    "zh-Hant": "好的，我記下了。在這次對話中隨時可以問我。",
+}
 # A sentence recalled from the conversation, by who said it: {sentence} is quoted verbatim.
 RECALLED: dict[Language, dict[str, str]] = {
     "en": {"user": 'You said: "{sentence}"', "assistant": 'I said: "{sentence}"'},

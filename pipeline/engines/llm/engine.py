@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from functools import partial
 from typing import Any, TypeVar
 
@@ -68,7 +69,15 @@ class LLMEngine:
         # so each (model, schema) runnable is built once per engine.
         self._runnables: dict[tuple[int, type[BaseModel]], Runnable[Any, Any]] = {}
 
-    async def route(self, question: str, documents: list[DocumentText], meter: Meter) -> Route:
+    async def route(
+        self,
+        question: str,
+        documents: list[DocumentText],
+        meter: Meter,
+        history: Sequence[BaseMessage] = (),
+    ) -> Route:
+        # The model judges the message itself ("a question about the conversation itself"
+        # is chat, ROUTE_SYSTEM); the history would cost its tokens on every turn.
         previews = "\n".join(
             prompts.fence(doc.text[:ROUTE_PREVIEW_CHARS], doc.id) for doc in documents
         )
