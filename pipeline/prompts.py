@@ -36,9 +36,16 @@ ROUTE_SYSTEM = (
     "You route requests for a document question-answering service. Choose 'document' "
     "when the user's message asks about, or asks to summarize, the attached documents; "
     "choose 'chat' only when it is plainly conversation that needs no document "
-    "(a greeting, thanks, a question about the conversation itself). " + DATA_RULE
+    "(a greeting, thanks, a fact the user tells about themselves, a question about the "
+    "conversation itself or that the conversation so far answers, such as something the "
+    "user said earlier). " + DATA_RULE
 )
-ROUTE_USER = "Attached documents: {documents}\n\n" + MESSAGE_LABEL + "\n{question}"
+ROUTE_USER = (
+    "Conversation so far: {conversation}\n\nAttached documents: {documents}\n\n"
+    + MESSAGE_LABEL
+    + "\n{question}"
+)
+ROUTE_NO_CONVERSATION = "(none: this is the first message)"
 
 OTHER_ENTITY_RULE = (
     "The answer must be about what the question names: if the excerpt gives the fact for "

@@ -421,3 +421,15 @@ async def test_with_a_document_attached_the_conversation_answers_what_the_user_t
     assert keys.mode == "document"
     assert "key safe at the front desk" in keys.reply
     assert keys.citations
+
+
+async def test_a_models_router_sees_the_end_of_the_conversation(memory: Settings) -> None:
+    model = FakeChatModel()
+    thread = (await acreate_thread(settings=memory)).thread_id
+    guide = [{"id": "guide", "text": BUILDING}]
+    await achat(thread, "Hello, my flat is 14B.", documents=guide, model=model, settings=memory)
+    await achat(thread, "What is my flat number?", documents=guide, model=model, settings=memory)
+    routes = [p for p in model.prompts if prompts.ROUTE_SYSTEM in p]
+    assert len(routes) == 2
+    assert prompts.ROUTE_NO_CONVERSATION in routes[0]
+    assert "my flat is 14B" in routes[1].split(prompts.MESSAGE_LABEL)[0]
