@@ -28,6 +28,7 @@ from pipeline.engines.extractive.terms import (
     TermFinder,
     fold,
     iter_tokens,
+    lone_stems,
     query_terms,
     tokens,
 )
@@ -402,12 +403,14 @@ def build_query(question: str, texts: list[str], ids: list[str] | None = None) -
     weighed = _per_word(question, idf)
     average = usage.length / usage.sentences if usage.sentences else 1.0
     coverage = coverage_units(content_question(question), idf)
-    if weighed != idf and not coverage:
+    stems = lone_stems(question)
+    if (weighed != idf or stems) and not coverage:
         # Per-word weights rank sentences; the not-found threshold keeps the idf share it
         # was calibrated on (as units: each term at its idf). On it, per-word weights
         # refused 0.013 of answerable Japanese dev questions, not 0.016, but answered
         # 0.029 of those asked of the wrong article, not 0.010.
-        coverage = [([t], v) for t, v in idf.items()]
+        # A one-kanji stem ('開' of '開いた') is left out of it (see terms.lone_stems).
+        coverage = [([t], v) for t, v in idf.items() if t not in stems]
     return Query(question, weighed, average, answer_type(question), decisive, coverage)
 
 

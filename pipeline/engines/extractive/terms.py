@@ -237,7 +237,7 @@ LITERAL = "="
 def query_terms(question: str) -> list[str]:
     """Distinct content terms of a question, in order; all its words if none is content.
 
-    A Japanese question's one-kanji nouns count too ('妻' in '信長の妻は'; see _lone_kanji).
+    A Japanese question's one-kanji words count too ('妻' in '信長の妻は'; see _lone_kanji).
 
     Literal names come after the words: 'What does ssh -N do?' -> ['ssh', 'n', '=-N'].
     """
@@ -269,13 +269,14 @@ def _bigrams(run: str, keep_all: bool) -> list[str]:
 
 
 # Particles that follow a noun: a kanji before other kana is a verb's or adjective's stem
-# ('開' of '開いた', '売' of '売る'), which matches too many other words of the text.
+# ('開' of '開いた', '売' of '売る'), which matches many other words of a text.
 _NOUN_PARTICLES = frozenset("のはがをにへとでもや")
 
 
-def _lone_kanji(run: str) -> list[str]:
-    """One-kanji nouns standing alone between kana, which no bigram keeps: '子' in
-    '後三条天皇の子の天皇は' (the emperor's child), '妻' in '信長の妻は'."""
+def _lone_kanji(run: str, *, stems: bool = True) -> list[str]:
+    """Ideographs standing alone between kana, which no bigram keeps: '子' in
+    '後三条天皇の子の天皇は' (the emperor's child), '妻' in '信長の妻は', '売' in '薬を売る';
+    with `stems` False only nouns (a kanji before a particle), not verb or adjective stems."""
     if not _HIRAGANA.search(run):
         return []
     lone = []
@@ -283,9 +284,20 @@ def _lone_kanji(run: str) -> list[str]:
         if _HAN.match(char) and char not in QUESTION_CHARS:
             before = run[index - 1] if index else ""
             after = run[index + 1] if index + 1 < len(run) else ""
-            if (not before or _HIRAGANA.match(before)) and (not after or after in _NOUN_PARTICLES):
+            ends = not after or (_HIRAGANA.match(after) and (stems or after in _NOUN_PARTICLES))
+            if (not before or _HIRAGANA.match(before)) and ends:
                 lone.append(char)
     return lone
+
+
+def lone_stems(question: str) -> set[str]:
+    """The one-kanji verb and adjective stems of a Japanese question ('開' of '支店を開いた'):
+    they rank sentences, but count for nothing in the not-found threshold, where a stem
+    found in some other word of the text would answer a question about what is not there."""
+    runs = [fold(m.group(1)) for m in _TOKEN.finditer(question) if m.group(1)]
+    return {k for r in runs for k in _lone_kanji(r)} - {
+        k for r in runs for k in _lone_kanji(r, stems=False)
+    }
 
 
 class TermFinder:
