@@ -43,6 +43,13 @@ def test_a_one_letter_term_matches_the_word_not_every_letter() -> None:
     assert sorted(hits) == [(4, "=-e"), (5, "e"), (14, "e")]
 
 
+def test_a_literal_is_found_as_written_and_not_inside_a_longer_name() -> None:
+    text = "-e first\n-e, x-e --e -ex \\-e $-e ~-e (-e) --login -l"
+    hits = TermFinder(query_terms("What do -e, --login and -l do?")).find(fold(text))
+    literals = sorted((p, t) for p, t in hits if t.startswith("="))
+    assert literals == [(0, "=-e"), (9, "=-e"), (38, "=-e"), (42, "=--login"), (50, "=-l")]
+
+
 def test_offsets_hold_after_a_letter_that_lowercases_to_two() -> None:
     text = "İstanbul and the harbour of Istanbul"  # fold() would make it 'I': not folded here
     hits = sorted(TermFinder(query_terms("Where is the harbour?")).find(text))
