@@ -234,19 +234,20 @@ class _Analyser:
         if i in self.furniture:
             self.last = self.out.add(Kind.FURNITURE, *ln.span(i, i), 0, -1)
             return i + 1
-        fence = _FENCE.match(line)
+        first = line[indent]  # most lines open with a letter, which rules out the next three
+        fence = _FENCE.match(line) if first in "`~" else None
         if fence:
             return self._code(i, fence.group(1))
-        if indent <= 3 and _HTML_BLOCK.match(line):
+        if first == "<" and indent <= 3 and _HTML_BLOCK.match(line):
             return self._markup(i)
-        atx = _ATX.match(line)
+        atx = _ATX.match(line) if first == "#" else None
         if atx:
             return self._heading(i, i, len(atx.group(1)))
         if self.outline and indent == 0 and _OUTLINE.match(line):
             return self._heading(i, i, len(line) - len(line.lstrip("*")))
         if self._table_starts(i):
             return self._table(i)
-        marker = self._marker(i)
+        marker = self._marker(i) if _may_open(line, indent) else None
         if marker and not self._numbered_heading(i) and not _TERM_MARKER.match(line):
             return self._item(i)
         if indent <= 3 and not ln.blank(i + 1) and _SETEXT.match(ln.lines[i + 1]):
