@@ -105,18 +105,18 @@ def test_the_breaks_fed_in_decide_where_cuts_may_fall() -> None:
     rows = [(m.start(), m.end()) for m in re.finditer(r"(?:\|[^\n]*\n)+", text)]
     headings = [m.start() for m in re.finditer("## Part", text)][1:]
 
-    def outside_tables(text: str, start: int) -> Iterator[Break]:
-        for candidate in candidate_breaks(text, start):
+    def outside_tables(text: str, start: int, stop: int) -> Iterator[Break]:
+        for candidate in candidate_breaks(text, start, stop):
             if not any(a < candidate.offset < b for a, b in rows):
                 yield candidate
 
     cuts = content_defined_cuts(text, Sizes.up_to(3000), outside_tables)
     assert len(cuts) > 10
     assert not [cut for cut in cuts if any(a < cut < b for a, b in rows)]
-    inside = [c for c in candidate_breaks(text, 0) if any(a < c.offset < b for a, b in rows)]
+    inside = [c for c in candidate_breaks(text, 0, len(text)) if any(a < c.offset < b for a, b in rows)]
     assert inside, "row ends are line breaks, which the filter had to drop"
 
-    def only_headings(text: str, start: int) -> Iterator[Break]:
+    def only_headings(text: str, start: int, stop: int) -> Iterator[Break]:
         yield from (Break(h, 3) for h in headings if h >= start)
 
     assert set(content_defined_cuts(text, Sizes.up_to(3000), only_headings)) <= set(headings)
