@@ -241,3 +241,11 @@ def test_no_chunk_starts_inside_a_fenced_code_block() -> None:
         assert all(
             kind != Kind.CODE for line, kind in kinds.items() if line.startswith("The client")
         )
+
+
+def test_breaks_searched_up_to_a_stop_are_those_of_the_whole_text() -> None:
+    text = paragraphs(40) + "\n\nno break here " * 50 + "Mr. Smith said so.  \n\n\nEnd"
+    whole = list(candidate_breaks(text, 0, len(text)))
+    for stop in range(0, len(text) + 1, 7):
+        found = [b for b in candidate_breaks(text, 0, stop) if b.offset < stop]
+        assert found == [b for b in whole if b.offset < stop]
