@@ -113,7 +113,9 @@ def test_the_breaks_fed_in_decide_where_cuts_may_fall() -> None:
     cuts = content_defined_cuts(text, Sizes.up_to(3000), outside_tables)
     assert len(cuts) > 10
     assert not [cut for cut in cuts if any(a < cut < b for a, b in rows)]
-    inside = [c for c in candidate_breaks(text, 0, len(text)) if any(a < c.offset < b for a, b in rows)]
+    inside = [
+        c for c in candidate_breaks(text, 0, len(text)) if any(a < c.offset < b for a, b in rows)
+    ]
     assert inside, "row ends are line breaks, which the filter had to drop"
 
     def only_headings(text: str, start: int, stop: int) -> Iterator[Break]:
