@@ -6,7 +6,7 @@ import pytest
 
 from pipeline.engines.extractive.passages import Passages
 from pipeline.engines.extractive.sentences import sentence_spans
-from pipeline.engines.extractive.terms import TermFinder, fold, query_terms
+from pipeline.engines.extractive.terms import TermFinder, characters, fold, query_terms
 from pipeline.text.tokens import count_tokens
 
 
@@ -24,6 +24,11 @@ def test_fold_keeps_a_lone_surrogate_from_a_badly_decoded_file() -> None:
 def test_fold_of_a_long_text_matches_character_by_character() -> None:
     text = "Ça va, 國家. " * 200_000  # longer than one fold block
     assert fold(text) == "Ca va, 国家. " * 200_000
+
+
+def test_characters_are_those_of_the_texts_beyond_the_basic_plane_and_badly_decoded() -> None:
+    texts = ["國家 café", "", "\udce9 𠀀", "x" * 70_000 + "語"]  # the last longer than a block
+    assert characters(texts) == set("".join(texts))
 
 
 def _found(question: str, text: str) -> list[tuple[str, str]]:

@@ -133,6 +133,18 @@ def fold(text: str) -> str:
     return "".join(pieces)
 
 
+def characters(texts: Iterable[str]) -> set[str]:
+    """The distinct characters of `texts`: set(text) makes a string object of every
+    character outside Latin-1, 0.45 s for 10 MB of Chinese; marking code points in an
+    array takes a tenth of that."""
+    seen = np.zeros(0x110000, dtype=bool)
+    for text in texts:
+        for start in range(0, len(text), FOLD_BLOCK):
+            raw = text[start : start + FOLD_BLOCK].encode("utf-32-le", "surrogatepass")
+            seen[np.frombuffer(raw, np.uint32)] = True
+    return {chr(code) for code in np.flatnonzero(seen)}
+
+
 def _stemmer() -> Stemmer.Stemmer:
     # PyStemmer objects are not safe to share between threads; map tasks may run in several.
     stemmer = getattr(_local, "stemmer", None)
