@@ -36,9 +36,16 @@ ROUTE_SYSTEM = (
     "You route requests for a document question-answering service. Choose 'document' "
     "when the user's message asks about, or asks to summarize, the attached documents; "
     "choose 'chat' only when it is plainly conversation that needs no document "
-    "(a greeting, thanks, a question about the conversation itself). " + DATA_RULE
+    "(a greeting, thanks, a fact the user tells about themselves, a question about the "
+    "conversation itself or that the conversation so far answers, such as something the "
+    "user said earlier). " + DATA_RULE
 )
-ROUTE_USER = "Attached documents: {documents}\n\n" + MESSAGE_LABEL + "\n{question}"
+ROUTE_USER = (
+    "Conversation so far: {conversation}\n\nAttached documents: {documents}\n\n"
+    + MESSAGE_LABEL
+    + "\n{question}"
+)
+ROUTE_NO_CONVERSATION = "(none: this is the first message)"
 
 OTHER_ENTITY_RULE = (
     "The answer must be about what the question names: if the excerpt gives the fact for "
@@ -185,6 +192,14 @@ NEEDS_MODEL: dict[Language, str] = {
     "而没有句子能回答它。请附上要询问的文档，或配置聊天模型后运行 longdoc。",
     "zh-Hant": "沒有語言模型，我無法回答這個問題：內建引擎只能在你的文件或之前的對話中查找句子，"
     "而沒有句子能回答它。請附上要詢問的文件，或設定聊天模型後執行 longdoc。",
+}
+# The built-in engine's reply to a fact the user tells about themselves.
+NOTED: dict[Language, str] = {
+    "en": "Noted. Ask me about it any time in this conversation.",
+    "ja": "承知しました。この会話の中でいつでも聞いてください。",
+    "ko": "알겠습니다. 이 대화에서 언제든지 물어보세요.",
+    "zh": "好的，我记下了。在这次对话中随时可以问我。",
+    "zh-Hant": "好的，我記下了。在這次對話中隨時可以問我。",
 }
 # A sentence recalled from the conversation, by who said it: {sentence} is quoted verbatim.
 RECALLED: dict[Language, dict[str, str]] = {

@@ -13,9 +13,10 @@ import glob
 import os
 import posixpath
 import tempfile
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
+from pipeline.documents.sniff import looks_like_text
 from pipeline.errors import ConfigError, InputError
 
 SUFFIXES = (".txt", ".md", ".markdown", ".html", ".htm", ".pdf")
@@ -75,15 +76,19 @@ def read_bytes(location: str) -> bytes:
 def read_head(location: str) -> str | None:
     """The first 4 KB of a file as text (one ranged read on a store), or None if absent."""
     try:
-        if is_remote(location):
-            fs, path = filesystem(location)
-            head: bytes = fs.cat_file(path, start=0, end=HEAD_BYTES)
-        else:
-            with open(local(location), "rb") as handle:
-                head = handle.read(HEAD_BYTES)
+        head = _head_bytes(location)
     except FileNotFoundError:
         return None
     return head.decode("utf-8", "replace")  # a multibyte character cut at 4 KB is harmless
+
+
+def _head_bytes(location: str) -> bytes:
+    if is_remote(location):
+        fs, path = filesystem(location)
+        head: bytes = fs.cat_file(path, start=0, end=HEAD_BYTES)
+        return head
+    with open(local(location), "rb") as handle:
+        return handle.read(HEAD_BYTES)
 
 
 def write_whole(location: str, text: str) -> None:
@@ -134,7 +139,8 @@ def discover(
     outputs = _folder_key(out_dir) if out_dir is not None else None
 
     def is_source(location: str) -> bool:
-        return outputs is None or not _folder_key(location).startswith(outputs)
+        # The folder holding the file decides, not where a symlinked file points.
+        return outputs is None or not _folder_key(parent(location)).startswith(outputs)
 
     for raw in inputs:
         pairs, skipped = _discover_remote(raw) if is_remote(raw) else _discover_local(local(raw))
@@ -193,17 +199,19 @@ def _discover_local(raw: str) -> tuple[list[tuple[str, str]], list[str]]:
         raise InputError(f"no files match {raw!r}", hint="Check the pattern or the path.")
     pairs, ignored = [], []
     for match in matches:
-        path = Path(match)
+        # Absolute but not resolved: a symlinked file keeps its own name and its place under
+        # the folder, even when it points outside it.
+        path = Path(os.path.abspath(match))
         if path.is_dir():
             for file in sorted(p for p in path.rglob("*") if p.is_file()):
                 if file.name.startswith("."):
                     continue
-                if _readable(file.name):
-                    pairs.append((str(file.resolve()), str(path.resolve())))
+                if _readable(str(file)):
+                    pairs.append((str(file), str(path)))
                 else:
                     ignored.append(str(file))
         elif path.exists():
-            pairs.append((str(path.resolve()), str(path.resolve().parent)))
+            pairs.append((str(path), str(path.parent)))
         else:
             raise InputError(f"file not found: {path}", hint="Check the path.")
     return pairs, ignored
@@ -226,13 +234,33 @@ def _discover_remote(raw: str) -> tuple[list[tuple[str, str]], list[str]]:
     if fs.isdir(path):
         files = [f for f in sorted(fs.find(path)) if not posixpath.basename(f).startswith(".")]
         folder = url(path.rstrip("/"))
-        pairs = [(url(f), folder) for f in files if _readable(posixpath.basename(f))]
-        return pairs, [url(f) for f in files if not _readable(posixpath.basename(f))]
+        readable = {f: _readable(url(f)) for f in files}
+        pairs = [(url(f), folder) for f in files if readable[f]]
+        return pairs, [url(f) for f in files if not readable[f]]
     if fs.exists(path):
         return [(url(path), url(posixpath.dirname(path)))], []
     raise InputError(f"file not found: {raw}", hint="Check the URL and its credentials.")
 
 
-def _readable(file_name: str) -> bool:
-    """Whether a file is of a type longdoc reads (text, Markdown, HTML, PDF)."""
-    return file_name.lower().endswith(SUFFIXES)
+def _readable(location: str) -> bool:
+    """Whether a file of a folder is of a type longdoc reads (text, Markdown, HTML, PDF).
+
+    The name says so for most files. README, LICENSE or LGPL-2.1 have no document suffix
+    (`.1` is a version), so their first 4 KB decide: text is read, anything else is not.
+    """
+    file_name = posixpath.basename(location)
+    if file_name.lower().endswith(SUFFIXES):
+        return True
+    if type_suffix(file_name):
+        return False
+    try:
+        return looks_like_text(_head_bytes(location))
+    except OSError:
+        return False
+
+
+def type_suffix(file_name: str) -> str:
+    """The suffix that names a file's type: `.pdf` of `report.pdf`, none of `README`, nor of
+    `LGPL-2.1` or `MPL-2.0`, whose digits are a version."""
+    suffix = PurePosixPath(file_name).suffix
+    return "" if suffix[1:].isdigit() else suffix

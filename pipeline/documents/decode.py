@@ -9,7 +9,7 @@ from pipeline.errors import InputError, UnsupportedTypeError
 
 def decode_text(raw: bytes, where: str) -> str:
     """Decode bytes by their BOM, else as UTF-8; NULs without a BOM mean a binary file."""
-    encoding = next((name for bom, name in _BOMS if raw.startswith(bom)), None)
+    encoding = next((name for bom, name in BOMS if raw.startswith(bom)), None)
     if encoding is None and b"\x00" in raw[:8192]:
         raise UnsupportedTypeError(f"{where} looks like a binary file")
     try:
@@ -24,7 +24,7 @@ def decode_text(raw: bytes, where: str) -> str:
         ) from None
 
 
-_BOMS = (
+BOMS = (
     (codecs.BOM_UTF8, "utf-8-sig"),
     (codecs.BOM_UTF16_LE, "utf-16"),
     (codecs.BOM_UTF16_BE, "utf-16"),

@@ -307,7 +307,17 @@ MAX_INDENT = 16
 """Nesting deeper than this stays at this indent: 100,000 nested lists must not write
 lines of 400,000 spaces (the page would grow quadratically)."""
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
-_PERMALINK = " ¶"  # Sphinx and other doc generators end headings and terms with a link mark
+LINK_MARKS = frozenset("#¶§🔗")
+"""Marks doc generators link a heading or term with, in an element of its own: Sphinx's
+`<a class="headerlink">¶</a>`, Node's `<a class="mark">#</a>`."""
+
+
+def _without_link_marks(parts: list[str]) -> list[str]:
+    """A heading's or term's text runs less a link mark that is a text of its own at either
+    end: 'Child process' + '#' reads 'Child process'; 'C#', one text, stays."""
+    filled = [i for i, part in enumerate(parts) if part.strip()]
+    drop = {i for i in (filled[:1] + filled[-1:]) if parts[i].strip() in LINK_MARKS}
+    return [part for i, part in enumerate(parts) if i not in drop]
 
 
 class _Frame:
@@ -485,13 +495,14 @@ class _Markdown:
         """The inline text so far becomes a line: a heading, a term, an item or text."""
         if not self._parts:
             return
-        words = " ".join("".join(self._parts).split())
+        parts = _without_link_marks(self._parts) if self._heading or self._term else self._parts
+        words = " ".join("".join(parts).split()) or " ".join("".join(self._parts).split())
         self._parts = []
         if not words:
             return
         tight = self._last == "tight"
-        if self._heading or self._term:
-            words = words.removesuffix(_PERMALINK).removesuffix("¶").rstrip() or words
+        if self._heading or self._term:  # a pilcrow ends no title, even inside its text
+            words = words.removesuffix("¶").rstrip() or words
         frame = self._frames[-1] if self._frames else None
         if self._heading and frame is None:
             self._write(f"{'#' * self._heading} {words}", "heading", False)

@@ -6,6 +6,7 @@ import codecs
 import re
 from typing import Literal
 
+from pipeline.documents.decode import BOMS
 from pipeline.errors import UnsupportedTypeError
 
 Kind = Literal["pdf", "html", "text"]
@@ -49,6 +50,20 @@ def sniff_type(raw: bytes, name: str = "") -> Kind:
     if _HTML_START.match(body) or name.lower().endswith(_HTML_SUFFIXES):
         return "html"
     return "text"
+
+
+def looks_like_text(head: bytes) -> bool:
+    """Whether a file's first bytes read as text: a BOM, or UTF-8 with no NUL and no binary
+    signature. A multibyte character cut at the end of `head` still counts as text."""
+    if any(head.startswith(bom) for bom, _ in BOMS):
+        return True
+    if b"\x00" in head or any(head.startswith(magic) for magic in _BINARY_MAGIC):
+        return False
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start >= len(head) - 3 and exc.reason == "unexpected end of data"
+    return True
 
 
 def looks_like_html(text: str) -> bool:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Protocol
+
+from langchain_core.messages import BaseMessage
 
 from pipeline.engines.meter import Meter
 from pipeline.types import ChatPrompt, ChunkTask, DocumentText, Draft, Finding, Route, Task
@@ -18,8 +21,16 @@ class Engine(Protocol):
     """What the chunk cache keys this engine's readings by (its kind and model, and how it
     asks); None: its readings are never cached."""
 
-    async def route(self, question: str, documents: list[DocumentText], meter: Meter) -> Route:
-        """Decide chat or document mode for a request that has documents attached."""
+    async def route(
+        self,
+        question: str,
+        documents: list[DocumentText],
+        meter: Meter,
+        history: Sequence[BaseMessage] = (),
+    ) -> Route:
+        """Decide chat or document mode for a chat turn that has documents attached;
+        `history` is what the turn could be answered from without them (the running
+        summary, then the messages not folded into it)."""
         ...
 
     def prepare(self, documents: list[DocumentText], question: str, task: Task) -> dict[str, Any]:

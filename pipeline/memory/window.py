@@ -57,21 +57,6 @@ def split_for_fold(
     return list(kept[:cut]), list(kept[cut:])
 
 
-def render(messages: Sequence[BaseMessage]) -> str:
-    """A transcript to summarize: one paragraph per message, labelled by speaker."""
-    return "\n\n".join(f"{_speaker(m)}: {message_text(m)}" for m in messages)
-
-
-def _speaker(message: BaseMessage) -> str:
-    labels = {
-        "human": prompts.USER_LABEL,
-        "ai": prompts.ASSISTANT_LABEL,
-        "tool": "Tool",
-        "system": "System",
-    }
-    return labels.get(message.type, message.type)
-
-
 def _is_tool_result(message: BaseMessage) -> bool:
     return isinstance(message, ToolMessage)
 

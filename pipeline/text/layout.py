@@ -473,7 +473,12 @@ class _Analyser:
         j = i + 1
         while not ln.blank(j) and j not in self.furniture:
             line = ln.lines[j]
-            if ln.indents[j] < indent or self._marker(j) or _ATX.match(line):
+            if self._marker(j) or _ATX.match(line):
+                break
+            # Less indented after a line that closes: the text after the list. After one that
+            # does not, the item's sentence goes on at the margin ('  5. A program that
+            # ... portion of the' / 'Library, but is designed ...'), as licences wrap it.
+            if ln.indents[j] < indent and self._closes(j - 1):
                 break
             if _FENCE.match(line) or self._table_starts(j):
                 break

@@ -1,8 +1,12 @@
-"""A chat message's content as plain text, however the provider shaped it."""
+"""A chat message's content as plain text, however the provider shaped it; a transcript of them."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from langchain_core.messages import AIMessage, BaseMessage
+
+from pipeline import prompts
 
 
 def message_text(message: BaseMessage) -> str:
@@ -17,3 +21,18 @@ def message_text_with_tools(message: BaseMessage) -> str:
     if isinstance(message, AIMessage) and message.tool_calls:
         text += str([call["args"] for call in message.tool_calls])
     return text
+
+
+def render(messages: Sequence[BaseMessage]) -> str:
+    """A transcript to summarize: one paragraph per message, labelled by speaker."""
+    return "\n\n".join(f"{_speaker(m)}: {message_text(m)}" for m in messages)
+
+
+def _speaker(message: BaseMessage) -> str:
+    labels = {
+        "human": prompts.USER_LABEL,
+        "ai": prompts.ASSISTANT_LABEL,
+        "tool": "Tool",
+        "system": "System",
+    }
+    return labels.get(message.type, message.type)

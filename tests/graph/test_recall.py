@@ -391,3 +391,45 @@ async def test_a_stale_cache_from_another_writer_catches_up(memory: Settings) ->
         "Alpha note.",
         "Beta note.",
     }
+
+
+BUILDING = (
+    "Harbour Court residents' guide. Flats are numbered from 1A on the ground floor to 20D "
+    "on the top floor, and each flat number is painted beside its door. Bicycles are kept "
+    "in the racks by the east gate. The spare keys of every flat are kept in the key safe "
+    "at the front desk, which opens with the code the caretaker gives each resident."
+)
+
+
+async def test_with_a_document_attached_the_conversation_answers_what_the_user_told_it(
+    memory: Settings,
+) -> None:
+    thread = (await acreate_thread(settings=memory)).thread_id
+    guide = [{"id": "guide", "text": BUILDING}]
+    told = await achat(
+        thread, "My name is Priya and my flat is 14B.", documents=guide, settings=memory
+    )
+    assert told.mode == "chat"
+    assert not told.citations
+
+    flat = await achat(thread, "What is my flat number?", documents=guide, settings=memory)
+    assert flat.mode == "chat"
+    assert "14B" in flat.reply
+    assert not flat.citations
+    # A first-person question the conversation does not answer is the document's.
+    keys = await achat(thread, "Where are my spare keys kept?", documents=guide, settings=memory)
+    assert keys.mode == "document"
+    assert "key safe at the front desk" in keys.reply
+    assert keys.citations
+
+
+async def test_a_models_router_sees_the_end_of_the_conversation(memory: Settings) -> None:
+    model = FakeChatModel()
+    thread = (await acreate_thread(settings=memory)).thread_id
+    guide = [{"id": "guide", "text": BUILDING}]
+    await achat(thread, "Hello, my flat is 14B.", documents=guide, model=model, settings=memory)
+    await achat(thread, "What is my flat number?", documents=guide, model=model, settings=memory)
+    routes = [p for p in model.prompts if prompts.ROUTE_SYSTEM in p]
+    assert len(routes) == 2
+    assert prompts.ROUTE_NO_CONVERSATION in routes[0]
+    assert "my flat is 14B" in routes[1].split(prompts.MESSAGE_LABEL)[0]

@@ -49,6 +49,31 @@ def test_a_man_page_option_is_answered_with_its_term_and_reflowed() -> None:
     )
 
 
+FETCH_PAGE = """FETCH(1)                  User Commands                  FETCH(1)
+
+OPTIONS
+       -m, --max-wait <seconds>
+              Longest time in seconds that each download may take.  This keeps
+              scripts from hanging on a slow network.
+
+              If -m, --max-wait is given several times, the last value is used.
+
+              Examples:
+               fetch --max-wait 10 https://example.com
+               fetch --max-wait 2.5 https://example.com
+
+       --retry <num>
+              Try a failed download this many times before giving up.
+"""
+
+
+def test_an_option_named_by_its_long_name_is_answered_with_its_description() -> None:
+    result = _ask(FETCH_PAGE, "What does the --max-wait option do?")
+    assert result.answer.startswith(
+        "-m, --max-wait <seconds>: Longest time in seconds that each download may take."
+    )
+
+
 def test_an_entry_whose_term_stands_on_its_own_line_reads_with_its_term() -> None:
     result = _ask(MAN_PAGE, "How many commands are remembered in the history by default?")
     assert result.answer.startswith(

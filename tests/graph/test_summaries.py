@@ -229,6 +229,43 @@ def test_a_reference_page_summary_says_what_the_page_lists() -> None:
     assert result.summary.startswith(f"Command-line Arguments. {lead}")
 
 
+def test_a_licence_summary_leaves_out_conditions_read_without_their_lead_in() -> None:
+    licence = """                 THE HARBOUR PUBLIC LICENSE
+                    Version 2, March 2024
+
+  1. You may copy and share the harbour tables in any medium, provided
+you keep this notice with every copy of them.
+
+  2. You may change your copy of the harbour tables and share the
+changed tables, provided that you also meet all of these conditions:
+
+    a) The changed tables must themselves be harbour tables.
+
+    b) You must mark the changed files with the date of every change.
+
+  3. The harbour office gives no warranty for the tables, to the extent
+permitted by the law of the harbour.
+"""
+    result = summarize(licence, words=120, settings=OFF)
+    assert "may copy and share the harbour tables" in result.summary
+    assert "must themselves be harbour tables" not in result.summary
+    assert "must mark the changed files" not in result.summary
+
+
+def test_a_glossary_description_is_not_summarized_without_its_term() -> None:
+    glossary = "\n\n".join(
+        f'1.{i}. "{term}"\n    means {what} kept in the harbour office archive.'
+        for i, (term, what) in enumerate(
+            [("Table", "a list of tide heights"), ("Office", "the building"), ("Chart", "a map")]
+        )
+    )
+    text = f"The Harbour Licence\n\n1. Definitions\n\n{glossary}\n\n2. Grants\n\n"
+    text += "You may copy the harbour tables for any purpose, at no charge, in any medium.\n"
+    result = summarize(text, words=120, settings=OFF)
+    assert "You may copy the harbour tables" in result.summary
+    assert not re.search(r"(?:^|\. )means ", result.summary), result.summary
+
+
 def test_a_user_manual_summary_names_the_guide_then_covers_its_sections_in_order() -> None:
     result = summarize(USER_MANUAL, words=150, settings=OFF)
     assert result.summary.startswith(

@@ -153,6 +153,36 @@ def test_files_sharing_a_stem_keep_their_suffixes_in_the_output_names(tmp_path: 
     assert "orchard" in outputs(out)["report.txt.summary.md"]
 
 
+def test_folder_files_named_without_a_type_are_read_when_they_hold_text(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "LICENSE").write_text("The harbour licence allows copying. It forbids resale.")
+    (docs / "LGPL-2.1").write_text("The orchard licence version 2.1 allows linking.")
+    (docs / "LGPL-3").write_text("The railway licence version 3 allows linking too.")
+    (docs / "blob").write_bytes(bytes(range(256)) * 8)
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["summarize", str(docs), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    names = ["LGPL-2.1.summary.md", "LGPL-3.summary.md", "LICENSE.summary.md"]
+    assert sorted(outputs(out)) == names
+    assert "orchard" in outputs(out)["LGPL-2.1.summary.md"]
+    assert f"not read (not a document type): {docs / 'blob'}" in result.stderr
+
+
+def test_a_symlinked_file_is_summarized_under_its_own_name(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "shared" / "harbour-terms.txt"
+    elsewhere.parent.mkdir()
+    elsewhere.write_text("The harbour terms allow mooring. They forbid fishing.")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "terms.txt").symlink_to(elsewhere)
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["summarize", str(docs), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert sorted(outputs(out)) == ["terms.summary.md"]
+    assert "mooring" in outputs(out)["terms.summary.md"]
+
+
 def test_two_folders_meeting_at_one_output_name_is_an_error(tmp_path: Path) -> None:
     for folder in ("a", "b"):
         (tmp_path / folder).mkdir()

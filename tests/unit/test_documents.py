@@ -77,6 +77,18 @@ def test_html_loses_scripts_styles_and_tags_but_keeps_blocks_on_lines() -> None:
     assert text == "# Title\n\nOne link.\n\n- a\n- b"
 
 
+def test_html_heading_link_marks_are_left_out_and_a_mark_in_the_title_stays() -> None:
+    page = (
+        '<h2>Child process<span><a class="mark" href="#child-process">#</a></span></h2>'
+        '<p>It spawns.</p><h2><a href="#c">§</a> Calling C#</h2><p>It calls.</p>'
+        '<dl><dt><code>exec()</code><a class="headerlink" href="#exec">¶</a></dt>'
+        "<dd>Runs it.</dd></dl>"
+    )
+    assert html_text(page) == (
+        "## Child process\n\nIt spawns.\n\n## Calling C#\n\nIt calls.\n\nexec()\n    Runs it."
+    )
+
+
 def test_html_structure_is_written_as_markdown_the_structure_pass_reads() -> None:
     page = (
         "<h2>Use ¶</h2><ol><li>Open<ul><li>a<li>b</ul><li>Close</ol>"

@@ -75,6 +75,28 @@ def test_list_items_point_at_their_lead_in() -> None:
     assert s.parent(bullet) == _find(REPORT, s, Kind.HEADING, "## Support")
 
 
+def test_a_numbered_item_wrapped_back_to_the_margin_stays_one_item() -> None:
+    text = (
+        "  4. Copying is allowed under these terms.\n\n"
+        "  5. A program that contains no derivative of any portion of the\n"
+        "Library, but is designed to work with it, is a work that uses it.  Such a\n"
+        "work falls outside this License.\n\n"
+        "  6. As an exception, you may combine the two.\n"
+    )
+    s = analyse(text)
+    item = _find(text, s, Kind.ITEM, "5. A program")
+    assert text[s[item].start : s[item].end].endswith("falls outside this License.")
+    assert not any(text[b.start : b.end].startswith(("Library, but", "work falls")) for b in s)
+
+
+def test_an_item_that_closes_its_sentence_ends_at_the_margin() -> None:
+    text = "Steps:\n  1. Open the lid.\nThe lid opens to the left.\n"
+    s = analyse(text)
+    item = _find(text, s, Kind.ITEM, "1. Open")
+    assert text[s[item].start : s[item].end] == "1. Open the lid."
+    _find(text, s, Kind.PARAGRAPH, "The lid opens")
+
+
 def test_pdf_running_headers_and_page_numbers_are_furniture() -> None:
     pages = [
         f"Demo Manual\n\nPage {n} says the sensor reads {n * 10} lux.\nIt goes on.\n\n{n}\n"

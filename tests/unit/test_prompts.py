@@ -10,7 +10,7 @@ import pytest
 from pipeline import prompts
 
 EXPECTED = {
-    "ROUTE_USER": {"documents", "question"},
+    "ROUTE_USER": {"conversation", "documents", "question"},
     "MAP_ASK_USER": {"question", "chunk_id", "total", "excerpt"},
     "MAP_SUMMARIZE_USER": {"instructions", "chunk_id", "total", "excerpt"},
     "COLLAPSE_USER": {"task", "notes"},

@@ -10,7 +10,7 @@ from pipeline.engines.extractive.memory_notes import SELF_FACT
 from pipeline.engines.extractive.retrieval import Query, build_query, score_sentences
 from pipeline.engines.extractive.sentences import sentence_spans
 from pipeline.engines.extractive.terms import fold
-from pipeline.prompts import NEEDS_MODEL, RECALLED, SMALL_TALK_REPLIES
+from pipeline.prompts import NEEDS_MODEL, NOTED, RECALLED, SMALL_TALK_REPLIES
 from pipeline.text.language import detect_language
 
 # Whole messages that are plainly conversation: greetings, thanks, goodbyes, acknowledgements,
@@ -40,6 +40,7 @@ _ABOUT_ME = re.compile(r"\b(?:I|my|me|mine|myself)\b", re.IGNORECASE)
 _CANNED = frozenset(
     [
         *NEEDS_MODEL.values(),
+        *NOTED.values(),
         *(text for kinds in SMALL_TALK_REPLIES.values() for text in kinds.values()),
     ]
 )
@@ -53,6 +54,31 @@ def reply(message: str) -> str:
     language = detect_language(message)
     kind = small_talk(message) if message.strip() else "greeting"
     return SMALL_TALK_REPLIES[language][kind] if kind else NEEDS_MODEL[language]
+
+
+# A question: it ends in a question mark, or opens as one ('where do I keep ...').
+_QUESTION = re.compile(
+    r"[?？]\s*$|^\W*(?:who|whom|whose|what|which|when|where|why|how|do|does|did|is|are|was"
+    r"|were|am|can|could|will|would|should|have|has|had|tell|remind|recall)\b",
+    re.IGNORECASE,
+)
+
+
+def tells_about_user(message: str) -> bool:
+    """A statement of a fact about the user ('My name is Priya and my flat is 14B.'),
+    not a question: the conversation is where it belongs, whatever is attached."""
+    return SELF_FACT.search(message) is not None and _QUESTION.search(message) is None
+
+
+def asks_about_user(question: str) -> bool:
+    """A question in the first person ('What is my flat number?'); the conversation may
+    answer it, or an attached document ('What does my lease say about pets?')."""
+    return _ABOUT_ME.search(question) is not None and _QUESTION.search(question) is not None
+
+
+def noted(message: str) -> str:
+    """The reply to a fact the user tells: kept, and recalled when asked."""
+    return NOTED[detect_language(message)]
 
 
 def small_talk(text: str) -> str | None:

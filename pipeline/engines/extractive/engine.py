@@ -6,7 +6,7 @@ import hashlib
 import itertools
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -77,10 +77,22 @@ class ExtractiveEngine:
         # Each chunk offers twice the citations needed, so answer() can pick diverse ones.
         self._offered = 2 * self._cited
 
-    async def route(self, question: str, documents: list[DocumentText], meter: Meter) -> Route:
+    async def route(
+        self,
+        question: str,
+        documents: list[DocumentText],
+        meter: Meter,
+        history: Sequence[BaseMessage] = (),
+    ) -> Route:
         kind = conversation.small_talk(question)
         if kind is not None:
             return Route(mode="chat", reason=f"the message is small talk ({kind})")
+        if conversation.tells_about_user(question):
+            return Route(mode="chat", reason="the message tells something about the user")
+        if conversation.asks_about_user(question):
+            least = min_coverage(self.settings.min_relevance)
+            if conversation.recall(list(history), question, least) is not None:
+                return Route(mode="chat", reason="the conversation answers it")
         return Route(mode="document", reason="a document is attached and the message asks about it")
 
     def prepare(self, documents: list[DocumentText], question: str, task: Task) -> dict[str, Any]:
@@ -200,6 +212,8 @@ class ExtractiveEngine:
 
     async def chat(self, prompt: ChatPrompt, meter: Meter) -> str:
         question = prompt.message.text
+        if conversation.tells_about_user(question):
+            return conversation.noted(question)
         history = _answerable(prompt)
         if conversation.small_talk(question) is None:
             least = min_coverage(self.settings.min_relevance)

@@ -74,6 +74,9 @@ _DANGLING = re.compile(
     r"on the other hand|note that)\b",
     re.IGNORECASE,
 )
+# A glossary entry's description going on from its term ('1.3. "Contribution"' / 'means
+# Covered Software of a particular Contributor.'); 'Means of payment ...' opens a sentence.
+_GOES_ON_FROM_TERM = re.compile(r"(?:means|shall mean|refers? to)\b")
 # "This manual ...", "The present document ...": the document speaking of itself.
 _DOCUMENT_WORDS = (
     "manual|report|document|guide|licen[cs]e|page|book|file|program|library|module|package|"
@@ -411,8 +414,22 @@ class _Outline:
                 and (licence or not _GRANT.search(read))
                 and not self._in_boilerplate_section(unit)
                 and not self._dangles(unit)
+                and not self._led_in(unit)
             )
         return usable
+
+    def _led_in(self, unit: int) -> bool:
+        """An item of a list that a sentence ending in ':' introduces (an item's '... provided
+        that you also meet all of these conditions:' / 'a) The modified work must itself be
+        a software library.'): alone in a summary it states a condition as a fact."""
+        block = self.p.blocks[unit]
+        if self.s.kind(block) != Kind.ITEM:
+            return False
+        lead = self.s.parent(block)
+        if lead < 0 or self.s.kind(lead) not in (Kind.PARAGRAPH, Kind.ITEM):
+            return False
+        end = self.s[lead].end
+        return self.p.text[end - 1 : end] == ":"
 
     def _whole_item(self, unit: int) -> bool:
         """A list item read whole: an entry needs no full stop ('* Use https in Format')."""
@@ -424,9 +441,12 @@ class _Outline:
         return self.usable[unit] and len(self.reads[unit].split()) <= MAX_WORDS
 
     def _dangles(self, unit: int) -> bool:
-        """Opens with a word that points back: 'It receives...', 'However, ...'; 'This
-        manual ...' and 'The Corvid 3 ...' (words of the title) point at the document."""
+        """Opens with a word that points back: 'It receives...', 'However, ...', or goes on
+        from a term ('means ...'); 'This manual ...' and 'The Corvid 3 ...' (words of the
+        title) point at the document."""
         text = self.reads[unit]
+        if _GOES_ON_FROM_TERM.match(text):
+            return True
         if not _DANGLING.match(text):
             return False
         if _SELF_REFERENCE.match(text):

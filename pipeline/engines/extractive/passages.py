@@ -133,14 +133,15 @@ class Passages:
 
     def names(self, unit: int, terms: Collection[str]) -> bool:
         """The unit (a term) is named by the question: all its words are question terms
-        ('-e' for 'the -e option of set'), or it starts with a literal the question quotes."""
+        ('-e' for 'the -e option of set'), or one of its names is a literal the question
+        quotes ('--max-time' of '-m, --max-time <seconds>')."""
         start, end = self.spans[unit]
         words = iter_tokens(self.text[start:end])  # most terms stop at their first word
         first = next(words, None)
         if first is not None and first in terms and all(w in terms for w in words):
             return True
-        written = self.text[start:end].split()[0] if end > start else ""
-        return any(is_literal(t) and written == t[len(LITERAL) :] for t in terms)
+        named = _option_names(self.text[start:end])
+        return any(is_literal(t) and t[len(LITERAL) :] in named for t in terms)
 
     def is_heading(self, unit: int) -> bool:
         return self.kinds[unit] == Kind.HEADING
@@ -460,3 +461,15 @@ def _strip_heading(text: str) -> str:
     if bold:
         return bold.group(1)
     return _HEADING_MARKS.sub("", text).strip()
+
+
+def _option_names(term: str) -> set[str]:
+    """The names a term line opens with: {'-m', '--max-time'} of '-m, --max-time <seconds>',
+    {'--color'} of '--color[=WHEN]'; {'read'} of 'read [-ers] [-a aname]'."""
+    words = term.split()
+    names = words[:1]
+    for word in words[1:]:
+        if not (word.startswith("-") and names[0].startswith("-")):
+            break  # an option's names run on while they are options; then its argument
+        names.append(word)
+    return {re.split(r"[=\[]", name.rstrip(",:"), maxsplit=1)[0] for name in names}

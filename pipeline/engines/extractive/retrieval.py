@@ -599,7 +599,7 @@ def score_sentences(
         if defining and defines(_entry_led(passages, heading, sid), subject):
             score *= 1 + DEFINITION_BOOST  # the sentence defining what the question asks about
         elif what_is and passages.is_term(sid) and passages.names(sid, query.idf):
-            score *= 1 + TYPE_BOOST  # the entry the question asks about: its answer type
+            score *= 1 + DEFINITION_BOOST  # the entry the question names: what it defines
         elif section and passages.is_heading(sid):
             score *= 1 + TYPE_BOOST  # the section's heading is what the question asks for
         elif passages.is_label(sid):

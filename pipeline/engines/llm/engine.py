@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from functools import partial
 from typing import Any, TypeVar
 
@@ -24,7 +25,7 @@ from pipeline.engines.llm.providers import Models
 from pipeline.engines.llm.replies import ChunkReading, DraftAnswer
 from pipeline.engines.meter import Meter
 from pipeline.errors import ModelError
-from pipeline.text.messages import message_text_with_tools
+from pipeline.text.messages import message_text_with_tools, render
 from pipeline.text.spans import locate
 from pipeline.text.tokens import count_tokens
 from pipeline.types import (
@@ -42,6 +43,10 @@ S = TypeVar("S", bound=BaseModel)
 # A collapsed note keeps at most this many quotes, so merging always shrinks the notes.
 MAX_QUOTES_PER_NOTE = 4
 ROUTE_PREVIEW_CHARS = 300
+ROUTE_HISTORY_CHARS = 1_500
+"""The end of the conversation the router sees (~400 tokens): enough for the summary's
+last lines and the last few turns, so 'What is my flat number?' after 'My flat is 14B'
+can be told from a question about the documents, without paying for the whole history."""
 
 
 class LLMEngine:
@@ -68,14 +73,20 @@ class LLMEngine:
         # so each (model, schema) runnable is built once per engine.
         self._runnables: dict[tuple[int, type[BaseModel]], Runnable[Any, Any]] = {}
 
-    async def route(self, question: str, documents: list[DocumentText], meter: Meter) -> Route:
+    async def route(
+        self,
+        question: str,
+        documents: list[DocumentText],
+        meter: Meter,
+        history: Sequence[BaseMessage] = (),
+    ) -> Route:
         previews = "\n".join(
             prompts.fence(doc.text[:ROUTE_PREVIEW_CHARS], doc.id) for doc in documents
         )
-        messages = [
-            SystemMessage(prompts.ROUTE_SYSTEM),
-            HumanMessage(prompts.ROUTE_USER.format(documents=previews, question=question)),
-        ]
+        user = prompts.ROUTE_USER.format(
+            conversation=_conversation_tail(history), documents=previews, question=question
+        )
+        messages = [SystemMessage(prompts.ROUTE_SYSTEM), HumanMessage(user)]
         route = await self._structured(Route, messages, meter, self.model, "route")
         # Two unparsable replies: a request with documents is about the documents.
         return route or Route(mode="document", reason="router reply unparsable; fallback")
@@ -281,3 +292,10 @@ def _cited(findings: list[Finding], numbers: list[int]) -> list[Finding]:
     """The findings a model cited by 1-based number; all of them if it cited none validly."""
     picked = [findings[n - 1] for n in dict.fromkeys(numbers) if 1 <= n <= len(findings)]
     return picked or findings
+
+
+def _conversation_tail(history: Sequence[BaseMessage]) -> str:
+    """The last ROUTE_HISTORY_CHARS of the conversation, fenced, for the router."""
+    if not history:
+        return prompts.ROUTE_NO_CONVERSATION
+    return prompts.fence(render(history)[-ROUTE_HISTORY_CHARS:], "conversation")

@@ -28,8 +28,9 @@ from pipeline.graph.nodes.recall import thread_of
 from pipeline.graph.state import State
 from pipeline.memory.entries import summary_entry
 from pipeline.memory.store import ThreadMemory
-from pipeline.memory.window import needs_fold, render, split_for_fold, visible
+from pipeline.memory.window import needs_fold, split_for_fold, visible
 from pipeline.progress import chunk_counter, emit
+from pipeline.text.messages import render
 from pipeline.types import DocumentText
 
 log = logging.getLogger(__name__)

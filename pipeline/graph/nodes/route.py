@@ -16,6 +16,7 @@ from pipeline.engines.meter import Meter
 from pipeline.graph.nodes import NodeFn
 from pipeline.graph.state import State
 from pipeline.inputs import valid_question
+from pipeline.memory.window import summary_message, visible
 from pipeline.progress import emit
 
 
@@ -35,7 +36,11 @@ def make_route(engine: Engine, settings: Settings) -> NodeFn:
             # for chat turns, and a document must not talk its way out of being read.
             mode = "document"
         else:
-            mode = (await engine.route(question, documents, meter)).mode
+            history = [
+                *summary_message(state.get("summary", "")),
+                *visible(state.get("messages", []), state.get("summary_covers", [])),
+            ]
+            mode = (await engine.route(question, documents, meter, history)).mode
         emit("route", mode=mode)
         return {
             "question": question,
