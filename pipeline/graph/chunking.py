@@ -133,8 +133,9 @@ def outside(blocks: list[tuple[int, int]], breaks: Breaks) -> Breaks:
     if not blocks:
         return breaks
 
-    def kept(text: str, start: int) -> Iterator[Break]:
-        return (found for found in breaks(text, start) if not _inside(blocks, found.offset))
+    def kept(text: str, start: int, stop: int) -> Iterator[Break]:
+        found = breaks(text, start, stop)
+        return (f for f in found if not _inside(blocks, f.offset))
 
     return kept
 

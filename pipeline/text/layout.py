@@ -88,20 +88,36 @@ class _LineAt(Protocol):
 
 
 class _Slices:
-    """Line i of a text, sliced from it when asked for (see analyse's `lean`)."""
+    """Line i of a text, from a window of WINDOW_LINES lines split out of it at a time (see
+    analyse's `lean`): the pass reads lines in order, looking a few back and ahead, so
+    nearly every look is an index into the window rather than a slice of the text."""
 
-    __slots__ = ("ends", "starts", "text")
+    __slots__ = ("ends", "first", "starts", "text", "window")
 
     def __init__(self, text: str, starts: array[int], ends: array[int]) -> None:
         self.text, self.starts, self.ends = text, starts, ends
+        self.first = 0  # the line window[0] is
+        self.window: list[str] = []
 
     def __getitem__(self, i: int) -> str:
-        return self.text[self.starts[i] : self.ends[i]]
+        at = i - self.first
+        if 0 <= at < len(self.window):
+            return self.window[at]
+        if not 0 <= i < len(self.starts):
+            raise IndexError(i)
+        # From a few lines back: the pass looks at the line before the one it reads.
+        self.first = max(0, i - WINDOW_BACK)
+        last = min(len(self.starts), self.first + WINDOW_LINES) - 1
+        self.window = self.text[self.starts[self.first] : self.ends[last]].split("\n")
+        return self.window[i - self.first]
 
     def __len__(self) -> int:
         return len(self.starts)
 
 
+WINDOW_LINES = 4096
+"""Lines split out at a time by a lean pass: ~200 KB of a man page's lines as strings."""
+WINDOW_BACK = 8
 LEAN_PIECE = 1 << 16
 """Characters split into lines at a time when the lines are not kept (see analyse)."""
 
@@ -218,19 +234,20 @@ class _Analyser:
         if i in self.furniture:
             self.last = self.out.add(Kind.FURNITURE, *ln.span(i, i), 0, -1)
             return i + 1
-        fence = _FENCE.match(line)
+        first = line[indent]  # most lines open with a letter, which rules out the next three
+        fence = _FENCE.match(line) if first in "`~" else None
         if fence:
             return self._code(i, fence.group(1))
-        if indent <= 3 and _HTML_BLOCK.match(line):
+        if first == "<" and indent <= 3 and _HTML_BLOCK.match(line):
             return self._markup(i)
-        atx = _ATX.match(line)
+        atx = _ATX.match(line) if first == "#" else None
         if atx:
             return self._heading(i, i, len(atx.group(1)))
         if self.outline and indent == 0 and _OUTLINE.match(line):
             return self._heading(i, i, len(line) - len(line.lstrip("*")))
         if self._table_starts(i):
             return self._table(i)
-        marker = self._marker(i)
+        marker = self._marker(i) if _may_open(line, indent) else None
         if marker and not self._numbered_heading(i) and not _TERM_MARKER.match(line):
             return self._item(i)
         if indent <= 3 and not ln.blank(i + 1) and _SETEXT.match(ln.lines[i + 1]):

@@ -6,7 +6,7 @@ import pytest
 
 from pipeline.engines.extractive.passages import Passages
 from pipeline.engines.extractive.sentences import sentence_spans
-from pipeline.engines.extractive.terms import TermFinder, fold, query_terms
+from pipeline.engines.extractive.terms import TermFinder, characters, fold, query_terms
 from pipeline.text.tokens import count_tokens
 
 
@@ -26,6 +26,11 @@ def test_fold_of_a_long_text_matches_character_by_character() -> None:
     assert fold(text) == "Ca va, 国家. " * 200_000
 
 
+def test_characters_are_those_of_the_texts_beyond_the_basic_plane_and_badly_decoded() -> None:
+    texts = ["國家 café", "", "\udce9 𠀀", "x" * 70_000 + "語"]  # the last longer than a block
+    assert characters(texts) == set("".join(texts))
+
+
 def _found(question: str, text: str) -> list[tuple[str, str]]:
     """(term, the text at the hit) for every hit, in text order."""
     hits = sorted(TermFinder(query_terms(question)).find(fold(text)))
@@ -41,6 +46,13 @@ def test_a_one_letter_term_matches_the_word_not_every_letter() -> None:
     text = "set -e exits; e is a letter, else not."
     hits = TermFinder(query_terms("What does -e do?")).find(fold(text))
     assert sorted(hits) == [(4, "=-e"), (5, "e"), (14, "e")]
+
+
+def test_a_literal_is_found_as_written_and_not_inside_a_longer_name() -> None:
+    text = "-e first\n-e, x-e --e -ex \\-e $-e ~-e (-e) --login -l"
+    hits = TermFinder(query_terms("What do -e, --login and -l do?")).find(fold(text))
+    literals = sorted((p, t) for p, t in hits if t.startswith("="))
+    assert literals == [(0, "=-e"), (9, "=-e"), (38, "=-e"), (42, "=--login"), (50, "=-l")]
 
 
 def test_offsets_hold_after_a_letter_that_lowercases_to_two() -> None:

@@ -37,7 +37,14 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from pipeline.engines.extractive.terms import QUESTION_CHARS, fold, is_cjk_term, stem, tokens
+from pipeline.engines.extractive.terms import (
+    QUESTION_CHARS,
+    characters,
+    fold,
+    is_cjk_term,
+    stem,
+    tokens,
+)
 from pipeline.text.layout import analyse
 from pipeline.text.scripts import CJK, HAN, HANGUL
 from pipeline.text.structure import Kind
@@ -302,7 +309,7 @@ def decide(
     if any(is_cjk_term(t) for t in terms):
         present = {t for t in terms if df.get(t)}
         # fold maps character for character, so folding the set is folding the text.
-        chars = set(fold("".join(set().union(*map(set, texts)))))
+        chars = set(fold("".join(characters(texts))))
         absent += [w for w in unknown_cjk_words(question, terms, present, chars) if w not in absent]
     # A name the documents use everywhere is their topic: a passage need not repeat it.
     topic = max(TOPIC_SHARE * usage.sentences, TOPIC_LEAST)

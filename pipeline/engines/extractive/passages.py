@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 from pipeline.engines.extractive.sentences import MAX_SENTENCE_CHARS, block_sentences
-from pipeline.engines.extractive.terms import LITERAL, is_literal, tokens
+from pipeline.engines.extractive.terms import LITERAL, is_literal, iter_tokens
 from pipeline.text.layout import analyse
 from pipeline.text.reflow import Known, known_in, reflow
 from pipeline.text.structure import Kind, Structure
@@ -123,26 +123,32 @@ class Passages:
             found.append(path_of[block])
         return found
 
+    @cached_property
+    def kinds(self) -> list[Kind]:
+        """Per unit, the kind of its block: scoring asks it of every candidate, several times."""
+        return [self.structure.kind(block) for block in self.blocks]
+
     def is_term(self, unit: int) -> bool:
-        return self.structure.kind(self.blocks[unit]) == Kind.TERM
+        return self.kinds[unit] == Kind.TERM
 
     def names(self, unit: int, terms: Collection[str]) -> bool:
         """The unit (a term) is named by the question: all its words are question terms
         ('-e' for 'the -e option of set'), or one of its names is a literal the question
         quotes ('--max-time' of '-m, --max-time <seconds>')."""
         start, end = self.spans[unit]
-        words = tokens(self.text[start:end])
-        if words and set(words) <= set(terms):
+        words = iter_tokens(self.text[start:end])  # most terms stop at their first word
+        first = next(words, None)
+        if first is not None and first in terms and all(w in terms for w in words):
             return True
         named = _option_names(self.text[start:end])
         return any(is_literal(t) and t[len(LITERAL) :] in named for t in terms)
 
     def is_heading(self, unit: int) -> bool:
-        return self.structure.kind(self.blocks[unit]) == Kind.HEADING
+        return self.kinds[unit] == Kind.HEADING
 
     def is_label(self, unit: int) -> bool:
         """A heading or a term: names a topic, rarely states the answer."""
-        return self.structure.kind(self.blocks[unit]) in _LABELS
+        return self.kinds[unit] in _LABELS
 
     @cached_property
     def term_parents(self) -> list[tuple[int, int]]:
