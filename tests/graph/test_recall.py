@@ -419,6 +419,11 @@ async def test_with_a_document_attached_the_conversation_answers_what_the_user_t
     # A first-person question the conversation does not answer is the document's.
     keys = await achat(thread, "Where are my spare keys kept?", documents=guide, settings=memory)
     assert keys.mode == "document"
+    # A request that also states something is still a request of the documents.
+    asked = await achat(
+        thread, "I have a question about the key safe.", documents=guide, settings=memory
+    )
+    assert asked.mode == "document"
     assert "key safe at the front desk" in keys.reply
     assert keys.citations
 

@@ -64,10 +64,24 @@ _QUESTION = re.compile(
 )
 
 
+# A message that asks for something although it states a fact: 'I have a question about
+# section 3', 'I like it, now summarize the pricing part'.
+_REQUEST = re.compile(
+    r"\b(?:question|help|please|tell|show|give|explain|summari[sz]e|summary|find|list|look up"
+    r"|want|need|would like|can you|could you)\b",
+    re.IGNORECASE,
+)
+
+
 def tells_about_user(message: str) -> bool:
     """A statement of a fact about the user ('My name is Priya and my flat is 14B.'),
-    not a question: the conversation is where it belongs, whatever is attached."""
-    return SELF_FACT.search(message) is not None and _QUESTION.search(message) is None
+    neither a question nor a request: the conversation is where it belongs, whatever is
+    attached."""
+    return (
+        SELF_FACT.search(message) is not None
+        and _QUESTION.search(message) is None
+        and _REQUEST.search(message) is None
+    )
 
 
 def asks_about_user(question: str) -> bool:
