@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from pipeline.engines.extractive.terms import tokens
-from pipeline.text.structure import Block, Kind, Structure
+from pipeline.text.structure import Kind, Structure
 
 _OPTION = r"--?[A-Za-z0-9][\w-]*"
 # 'the -z option of the read builtin', 'the --login flag to bash'
@@ -48,7 +48,9 @@ def _entries(text: str, structure: Structure, command: str, option: str) -> tupl
     them lists `option`. An entry that lists none (ssh's 'ssh -Q query' example, while
     ssh's options are entries of their own) says nothing about which options it has."""
     names = {
-        b: _first_word(text, block) for b, block in enumerate(structure) if block.kind == Kind.TERM
+        b: next(iter(entry_names(text[block.start : block.end])), "")
+        for b, block in enumerate(structure)
+        if block.kind == Kind.TERM
     }
     commands = {b for b, name in names.items() if name == command}
     if not commands:
@@ -63,7 +65,13 @@ def _entries(text: str, structure: Structure, command: str, option: str) -> tupl
     return len(listing), held
 
 
-def _first_word(text: str, block: Block) -> str:
-    """An entry's name: 'read' of 'read [-ers] [-a aname]', '-s' of '-s, --strict'."""
-    words = text[block.start : block.end].split(None, 1)
-    return words[0].rstrip(",:") if words else ""
+def entry_names(term: str) -> list[str]:
+    """The names a term line opens with, first as written: ['-m', '--max-time'] of
+    '-m, --max-time <seconds>', ['--color'] of '--color[=WHEN]', ['read'] of 'read [-ers]'."""
+    words = term.split()
+    names = words[:1]
+    for word in words[1:]:
+        if not (word.startswith("-") and names[0].startswith("-")):
+            break  # an option's names run on while they are options; then its argument
+        names.append(word)
+    return [re.split(r"[=\[]", name.rstrip(",:"), maxsplit=1)[0] for name in names]

@@ -414,22 +414,10 @@ class _Outline:
                 and (licence or not _GRANT.search(read))
                 and not self._in_boilerplate_section(unit)
                 and not self._dangles(unit)
-                and not self._led_in(unit)
+                # an item led in by '...: ' states a condition as a fact when alone
+                and not self.p.led_in(self.p.blocks[unit])
             )
         return usable
-
-    def _led_in(self, unit: int) -> bool:
-        """An item of a list that a sentence ending in ':' introduces (an item's '... provided
-        that you also meet all of these conditions:' / 'a) The modified work must itself be
-        a software library.'): alone in a summary it states a condition as a fact."""
-        block = self.p.blocks[unit]
-        if self.s.kind(block) != Kind.ITEM:
-            return False
-        lead = self.s.parent(block)
-        if lead < 0 or self.s.kind(lead) not in (Kind.PARAGRAPH, Kind.ITEM):
-            return False
-        end = self.s[lead].end
-        return self.p.text[end - 1 : end] == ":"
 
     def _whole_item(self, unit: int) -> bool:
         """A list item read whole: an entry needs no full stop ('* Use https in Format')."""

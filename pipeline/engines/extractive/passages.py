@@ -15,6 +15,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
+from pipeline.engines.extractive.options import entry_names
 from pipeline.engines.extractive.sentences import MAX_SENTENCE_CHARS, block_sentences
 from pipeline.engines.extractive.terms import LITERAL, is_literal, iter_tokens
 from pipeline.text.layout import analyse
@@ -140,7 +141,7 @@ class Passages:
         first = next(words, None)
         if first is not None and first in terms and all(w in terms for w in words):
             return True
-        named = _option_names(self.text[start:end])
+        named = set(entry_names(self.text[start:end]))
         return any(is_literal(t) and t[len(LITERAL) :] in named for t in terms)
 
     def is_heading(self, unit: int) -> bool:
@@ -354,11 +355,17 @@ class Passages:
             text = _BULLET.sub("- ", text)
         return text
 
-    def _lead_in(self, block: int) -> str:
+    def led_in(self, block: int) -> bool:
+        """Whether a block is an item of a list that a paragraph or an item ending in ':'
+        introduces ('... meet all of these conditions:' / 'a) The modified work ...')."""
         parent = self.structure.parent(block)
         leads = parent >= 0 and self.structure.kind(parent) in (Kind.PARAGRAPH, Kind.ITEM)
-        if not leads or not self._ends_colon(parent):
+        return leads and self.structure.kind(block) == Kind.ITEM and self._ends_colon(parent)
+
+    def _lead_in(self, block: int) -> str:
+        if not self.led_in(block):
             return ""
+        parent = self.structure.parent(block)
         lead = self._read(*self._last_sentence(parent))
         return _BULLET.sub("", lead) if self.structure.kind(parent) == Kind.ITEM else lead
 
@@ -461,15 +468,3 @@ def _strip_heading(text: str) -> str:
     if bold:
         return bold.group(1)
     return _HEADING_MARKS.sub("", text).strip()
-
-
-def _option_names(term: str) -> set[str]:
-    """The names a term line opens with: {'-m', '--max-time'} of '-m, --max-time <seconds>',
-    {'--color'} of '--color[=WHEN]'; {'read'} of 'read [-ers] [-a aname]'."""
-    words = term.split()
-    names = words[:1]
-    for word in words[1:]:
-        if not (word.startswith("-") and names[0].startswith("-")):
-            break  # an option's names run on while they are options; then its argument
-        names.append(word)
-    return {re.split(r"[=\[]", name.rstrip(",:"), maxsplit=1)[0] for name in names}
