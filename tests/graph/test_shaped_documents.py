@@ -108,3 +108,19 @@ def test_a_row_that_holds_only_a_name_and_a_number_answers_what_its_header_says(
     """The row's header says what its bare cells are: '30' is the numeric value."""
     result = ask(LEVELS, "What is the numeric value of the WARNING level?")
     assert result.answer.startswith("WARNING — Numeric value: 30\n")
+
+
+def test_two_items_of_one_list_read_their_lead_in_once() -> None:
+    text = (
+        "  6. Sharing Tables.\n\n"
+        "  You may share the harbour tables in one of these ways:\n\n"
+        "    a) Share the tables printed on paper, with the harbour office's\n"
+        "    stamp on every page of the printed tide tables.\n\n"
+        "    b) Share the tables online, with a link to the harbour office's\n"
+        "    own page of the printed tide tables.\n"
+    )
+    result = _ask(text, "How may I share the printed tide tables?")
+    lead = "You may share the harbour tables in one of these ways:"
+    assert result.answer.count(lead) == 1, result.answer
+    assert "a) Share the tables printed on paper" in result.answer
+    assert "b) Share the tables online" in result.answer

@@ -331,7 +331,7 @@ def _compose(shown: list[Evidence]) -> str:
             continue
         seen.add(key)
         kept.append(item)
-        parts.append(item.reads)
+        parts.append(_without_shown_lead(item.reads, parts))
     if any("\n" in part for part in parts):
         return "\n\n".join(parts)
     # A unit that is no sentence (a table row, a term) ends the line, or the next sentence
@@ -340,6 +340,16 @@ def _compose(shown: list[Evidence]) -> str:
     for before, part in itertools.pairwise(parts):
         text += (" " if _SENTENCE_END.search(before) else "\n") + part
     return text
+
+
+def _without_shown_lead(reads: str, shown: list[str]) -> str:
+    """A list item less the lead-in an item shown before it already gave: two items of
+    'You may convey ... in one of these ways:' read the lead once, then 'c) ...', 'e) ...'."""
+    for colon in reversed([found.start() for found in re.finditer(": ", reads)]):
+        lead = reads[: colon + 2]
+        if any(part.startswith(lead) for part in shown):
+            return reads[colon + 2 :]
+    return reads
 
 
 def _distinct(evidence: Iterable[Evidence]) -> list[Evidence]:
