@@ -48,7 +48,7 @@ def _entries(text: str, structure: Structure, command: str, option: str) -> tupl
     them lists `option`. An entry that lists none (ssh's 'ssh -Q query' example, while
     ssh's options are entries of their own) says nothing about which options it has."""
     names = {
-        b: next(iter(entry_names(text[block.start : block.end])), "")
+        b: first_name(text[block.start : block.end])
         for b, block in enumerate(structure)
         if block.kind == Kind.TERM
     }
@@ -65,13 +65,34 @@ def _entries(text: str, structure: Structure, command: str, option: str) -> tupl
     return len(listing), held
 
 
+MOST_NAMES = 4
+"""Most names an option entry opens with ('-a, --all, --every <x>'); a term line is split no
+further than that."""
+
+
 def entry_names(term: str) -> list[str]:
     """The names a term line opens with, first as written: ['-m', '--max-time'] of
     '-m, --max-time <seconds>', ['--color'] of '--color[=WHEN]', ['read'] of 'read [-ers]'."""
-    words = term.split()
+    words = term.split(None, MOST_NAMES)
     names = words[:1]
-    for word in words[1:]:
+    for word in words[1:MOST_NAMES]:
         if not (word.startswith("-") and names[0].startswith("-")):
             break  # an option's names run on while they are options; then its argument
         names.append(word)
-    return [re.split(r"[=\[]", name.rstrip(",:"), maxsplit=1)[0] for name in names]
+    return [_bare(name) for name in names]
+
+
+def first_name(term: str) -> str:
+    """entry_names(term)[0], split no further (the option check reads every entry)."""
+    words = term.split(None, 1)
+    return _bare(words[0]) if words else ""
+
+
+def _bare(name: str) -> str:
+    """'--color' of '--color[=WHEN]', '-s' of '-s,'."""
+    name = name.rstrip(",:")
+    for mark in "=[":
+        at = name.find(mark)
+        if at >= 0:
+            name = name[:at]
+    return name
