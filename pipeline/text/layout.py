@@ -369,7 +369,9 @@ class _Analyser:
 
     # -- entries ---------------------------------------------------------------------------
 
-    def _inline_term(self, i: int, strict: bool = False) -> tuple[int, int] | None:
+    def _inline_term(
+        self, i: int, strict: bool = False, line: str | None = None
+    ) -> tuple[int, int] | None:
         """(term end column, description column) if line i is `term  description`.
 
         The description goes on at its column on the next line; or the term is an option
@@ -379,7 +381,7 @@ class _Analyser:
         column the next line goes on at: `--help Display a usage message ...`.
         """
         ln = self.l
-        line = ln.lines[i]
+        line = ln.lines[i] if line is None else line  # `line` is line i, if the caller has it
         following = -1 if ln.blank(i + 1) else ln.indents[i + 1]
         below = following > ln.indents[i] + 2 and following < len(line)
         if not below and "\t" not in line and line.find("  ", ln.indents[i]) < 0:
@@ -569,9 +571,12 @@ class _Analyser:
             context = self._context(first)
         j = i + 1
         body = -1  # the indent of the lines after the first
-        while not ln.blank(j) and j not in self.furniture:
-            indent = ln.indents[j]
-            if self._interrupts(j, first):
+        lines, indents, count, furniture = ln.lines, ln.indents, ln.count, self.furniture
+        # Every line of every paragraph passes here: each is fetched once, tests inlined.
+        while j < count and indents[j] >= 0 and j not in furniture:
+            indent = indents[j]
+            line = lines[j]
+            if self._interrupts(j, first, line):
                 break
             if self.terms and indent < self.terms[-1].column:
                 break  # outside the entry whose description this is
@@ -581,7 +586,9 @@ class _Analyser:
             elif indent < body - 1 or (indent > body + 1 and self._closes(j - 1)):
                 break  # an outdent, or a first-line indent starting the next paragraph
             # Cheap tests first: _term_end looks at the lines below.
-            if len(ln.content(j)) < 60 and not self._closes(j) and self._term_end(j) >= 0:
+            content = line.strip()
+            closes = content[-1] in _CLOSING and not content.endswith("...")  # _closes(j)
+            if len(content) < 60 and not closes and self._term_end(j) >= 0:
                 break  # line j is the term of an entry whose description follows
             body = indent if body < 0 else body
             j += 1
@@ -591,17 +598,18 @@ class _Analyser:
         self.items = items
         return j
 
-    def _interrupts(self, j: int, indent: int) -> bool:
-        """Line j starts a block of another kind: a heading, fence, item, table or option."""
-        line = self.l.lines[j]
-        opens = _may_open(line, self.l.indents[j])
+    def _interrupts(self, j: int, indent: int, line: str) -> bool:
+        """Line j (`line`) starts a block of another kind: a heading, fence, item, table or
+        option."""
+        own = self.l.indents[j]
+        opens = _may_open(line, own)
         if opens and (_ATX.match(line) or _FENCE.match(line) or self._marker(j)):
             return True
         if "|" in line and self._table_starts(j):
             return True
-        if self.l.indents[j] > indent:
+        if own > indent:
             return False
-        return self._inline_term(j, strict=True) is not None
+        return self._inline_term(j, strict=True, line=line) is not None
 
 
 _OPENERS = frozenset("#`~-*+•◦‣▪·(")

@@ -22,9 +22,9 @@ from pipeline.engines.extractive.retrieval import (
     Query,
     asks_for_release,
     asks_for_steps,
+    best_hits,
     build_query,
     diverse_order,
-    score_sentences,
 )
 from pipeline.engines.meter import Meter
 from pipeline.prompts import MEMORY_PREFIX
@@ -114,11 +114,15 @@ class ExtractiveEngine:
             else build_query(task["question"], [chunk["text"]])  # called outside the graph
         )
         passages = Passages.read(chunk["text"], chunk.get("page_starts", ()))
-        hits = score_sentences(
-            chunk["text"], query, passages, chunk["document"], opens=chunk["start"] == 0
+        ranked = best_hits(
+            chunk["text"],
+            query,
+            passages,
+            self._offered,
+            chunk["document"],
+            opens=chunk["start"] == 0,
         )
-        best = sorted(hits, key=lambda h: -h.score)[: self._offered]
-        coverage = max((h.coverage for h in hits), default=0.0)
+        best, coverage = ranked.best, ranked.coverage
         steps = asks_for_steps(task["question"])
         release = asks_for_release(task["question"])
         evidence = [_shown(chunk, passages, hit, steps, release) for hit in best]
@@ -129,7 +133,7 @@ class ExtractiveEngine:
             relevance=relevance(coverage),
             answer=evidence[0].reads if evidence else "no information",
             evidence=evidence,
-            rationale=f"{len(hits)} sentences share terms with the question",
+            rationale=f"{ranked.count} sentences share terms with the question",
             confidence=min(5, round(5 * coverage)),
             missing_terms=_missing(decisive.words, decisive.variants, best[0].lacking)
             if best
