@@ -17,7 +17,9 @@ import math
 import re
 from array import array
 from collections import Counter
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 from pipeline.engines.extractive.decisive import Decisive, Usage, decide
@@ -35,7 +37,7 @@ from pipeline.engines.extractive.terms import (
 )
 from pipeline.engines.extractive.units import Unit, coverage_units, covered
 from pipeline.text.scripts import HAN, HIRAGANA
-from pipeline.text.structure import Structure
+from pipeline.text.structure import Kind, Structure
 
 AnswerType = Literal["date", "number", "person", "place", "reason", "name"]
 
@@ -627,6 +629,9 @@ class _First:
     coverage: float
 
 
+_NO_TERMS: frozenset[str] = frozenset()
+
+
 class _Scorer:
     """One text's scoring, in two steps per unit: `firsts` (BM25, context, coverage: cheap)
     and `finish` (the boosts and checks of its words: dearer), so best_hits can finish only
@@ -681,16 +686,15 @@ class _Scorer:
         }
         self.lent = _lent_to_subject(passages, self.restated, self.base, opens)
 
-    def most_boost(self, sid: int) -> float:
-        """The most `finish` may multiply the unit's score by (RESTATED, LACKING_NAME lower it)."""
-        passages = self.passages
-        if passages.is_label(sid):
-            if self.what_is and passages.is_term(sid):
-                return 1 + DEFINITION_BOOST
-            return 1 + TYPE_BOOST if self.section and passages.is_heading(sid) else HEADING_WEIGHT
-        if self.subject:
-            return 1 + DEFINITION_BOOST
-        return 1 + TYPE_BOOST if self.query.kind else 1.0
+    @cached_property
+    def most_boost(self) -> dict[Kind, float]:
+        """Per kind of unit, the most `finish` may multiply a score by (RESTATED and
+        LACKING_NAME only lower it)."""
+        plain = 1 + DEFINITION_BOOST if self.subject else 1 + TYPE_BOOST if self.query.kind else 1.0
+        most = dict.fromkeys(Kind, plain)
+        most[Kind.TERM] = 1 + DEFINITION_BOOST if self.what_is else HEADING_WEIGHT
+        most[Kind.HEADING] = 1 + TYPE_BOOST if self.section else HEADING_WEIGHT
+        return most
 
     def candidates(self) -> list[int]:
         """Every unit that matches, borrows from a neighbour or a heading that does, or is
@@ -711,14 +715,24 @@ class _Scorer:
         neighbours' sums alone: a neighbour lends at most ANAPHOR_CONTEXT of its BM25, and a
         term found in several of them weighs and covers no more than their sum."""
         counts, base, heading, weight = self.counts, self.base, self.heading, self.weight
+        idf, units = self.query.idf, self.query.units
         weights, coverages = {}, {}
         for sid, tf in counts.items():
-            found = {t: min(1.0, c) for t, c in tf.items()}
-            weights[sid] = sum(weight[t] * f for t, f in found.items())
-            coverages[sid] = self._coverage(found, {})
+            weighed = covering = 0.0
+            for term, count in tf.items():
+                found = min(1.0, count)
+                weighed += weight[term] * found
+                covering += idf[term] * found
+            weights[sid] = weighed
+            if units:  # a Chinese or Korean question's characters (see units.py)
+                coverages[sid] = covered(units, {t: min(1.0, c) for t, c in tf.items()})
+            else:
+                coverages[sid] = covering / self.total_idf
         score_bounds, coverage_bounds = [], []
+        paragraph, blocks, kinds = self.paragraph, self.passages.blocks, self.passages.kinds
+        most_boost = self.most_boost
         for sid in candidates:
-            context = PARAGRAPH_WEIGHT * self.paragraph[sid] + self.lent.get(sid, 0.0)
+            context = PARAGRAPH_WEIGHT * paragraph.get(blocks[sid], 0.0) + self.lent.get(sid, 0.0)
             ranking = weights.get(sid, 0.0)
             coverage = coverages.get(sid, 0.0)
             for other, share in (
@@ -731,7 +745,9 @@ class _Scorer:
                     ranking += share * weights[other]
                     coverage += coverages[other]
             ranking = min(1.0, ranking / self.total_weight)
-            bound = (base.get(sid, 0.0) + context) * ranking**COVERAGE_POWER * self.most_boost(sid)
+            bound = (
+                (base.get(sid, 0.0) + context) * ranking**COVERAGE_POWER * most_boost[kinds[sid]]
+            )
             score_bounds.append(bound * (1 + BOUND_MARGIN))
             coverage_bounds.append(coverage * (1 + BOUND_MARGIN))
         return score_bounds, coverage_bounds
@@ -739,6 +755,7 @@ class _Scorer:
     def first(self, sid: int) -> _First:
         """The unit's score before the boosts of `finish`, and its coverage."""
         counts, heading, base = self.counts, self.heading, self.base
+        paragraph, blocks = self.paragraph, self.passages.blocks
         own = counts.get(sid, {})
         start, end = self.passages.spans[sid]
         sentence = self.text[start:end]
@@ -747,7 +764,7 @@ class _Scorer:
         # A word of the same family alone (count SOFT_WEIGHT) is a partial match of its term.
         found = {t: min(1.0, c) for t, c in own.items()}
         near_found: dict[str, float] = {}
-        context = PARAGRAPH_WEIGHT * self.paragraph[sid] + self.lent.get(sid, 0.0)
+        context = PARAGRAPH_WEIGHT * paragraph.get(blocks[sid], 0.0) + self.lent.get(sid, 0.0)
         for other, share in (
             (sid - 1, previous),
             (sid + 1, CONTEXT_WEIGHT),
@@ -773,7 +790,7 @@ class _Scorer:
             # need not repeat it ('What did Newton's mechanics not affect?').
             coverage = 0.0
         # Multiplying by a larger factor never rounds to less: the bound holds exactly.
-        return _First(sid, score, score * self.most_boost(sid), coverage)
+        return _First(sid, score, score * self.most_boost[self.passages.kinds[sid]], coverage)
 
     def _coverage(self, found: dict[str, float], near_found: dict[str, float]) -> float:
         """Share of the question a unit covers, from its own and its neighbours' terms."""
@@ -793,7 +810,8 @@ class _Scorer:
         required = self.required
         if required:
             anaphoric = _ANAPHOR.match(sentence) is not None
-            held = _held(sid, self.counts, self.heading, anaphoric, self.paragraph_terms)
+            terms = self.paragraph_terms.get(self.passages.blocks[sid], _NO_TERMS)
+            held = _held(sid, self.counts, self.heading, anaphoric, terms)
             held.update(t for h in passages.sections[sid] for t in self.counts.get(h, ()))
             lacking = _lacking(required, held)
         else:
@@ -866,13 +884,13 @@ def _held(
     counts: dict[int, dict[str, float]],
     heading: list[int],
     anaphoric: bool,
-    paragraph_terms: list[set[str]],
+    paragraph_terms: AbstractSet[str],
 ) -> set[str]:
     """The terms a passage holds for the decisive check: its sentence, its paragraph, its
     section heading (and the headings above it, see Passages.sections), and the previous
     sentence when it opens with a pronoun. Not the
     next paragraph's first sentence, which is about the next entry of a register."""
-    held = set(counts.get(sid, {})) | paragraph_terms[sid]
+    held = set(counts.get(sid, {})) | paragraph_terms
     if heading[sid] in counts:
         held |= set(counts[heading[sid]])
     if anaphoric:
@@ -888,9 +906,9 @@ def _lacking(required: list[list[str]], held: set[str]) -> list[int]:
 
 def _paragraph_scores(
     para_of: list[int], counts: dict[int, dict[str, float]], query: Query
-) -> tuple[list[float], list[set[str]]]:
-    """Per unit, BM25 of its whole paragraph (its block; no length normalization), and its
-    terms.
+) -> tuple[dict[int, float], dict[int, set[str]]]:
+    """Per paragraph (a block; `para_of` gives each unit's) holding a term, its BM25 (no
+    length normalization) and its terms; a candidate looks its own up.
 
     Questions are often written about a paragraph: its other sentences name the subject
     while one states the fact, so the paragraph's match lifts all its sentences.
@@ -904,8 +922,7 @@ def _paragraph_scores(
         p: sum(query.idf[t] * c * (K1 + 1) / (c + K1) for t, c in tf.items())
         for p, tf in terms.items()
     }
-    held = {p: set(tf) for p, tf in terms.items()}
-    return [score.get(p, 0.0) for p in para_of], [held.get(p, set()) for p in para_of]
+    return score, {p: set(tf) for p, tf in terms.items()}
 
 
 def _has_answer_type(sentence: str, query: Query) -> bool:
