@@ -132,7 +132,7 @@ def _add(text: str, start: int, end: int, offset: int, spans: list[tuple[int, in
     while end > start and text[end - 1].isspace():
         end -= 1
     while end - start > MAX_SENTENCE_CHARS:
-        cut = text.rfind(" ", start + MAX_SENTENCE_CHARS // 2, start + MAX_SENTENCE_CHARS)
+        cut = _long_cut(text, start)
         cut = cut if cut > start else start + MAX_SENTENCE_CHARS
         spans.append((start + offset, cut + offset))
         start = cut
@@ -140,6 +140,15 @@ def _add(text: str, start: int, end: int, offset: int, spans: list[tuple[int, in
             start += 1
     if end > start:
         spans.append((start + offset, end + offset))
+
+
+def _long_cut(text: str, start: int) -> int:
+    """Where a unit too long to be one sentence is cut: at its last line break in reach (a
+    list of entries one per line, each ending in a comma: '(Nick Wellnhofer),'), else at
+    its last space; -1 if it has neither."""
+    low, high = start + MAX_SENTENCE_CHARS // 2, start + MAX_SENTENCE_CHARS
+    cut = text.rfind("\n", low, high)
+    return cut if cut >= 0 else text.rfind(" ", low, high)
 
 
 def is_heading(sentence: str) -> bool:
