@@ -17,14 +17,17 @@ from pipeline.config import Settings
 from pipeline.engines.extractive import conversation, lexrank, outline
 from pipeline.engines.extractive.memory_notes import remembered_sentences
 from pipeline.engines.extractive.passages import Passages
+from pipeline.engines.extractive.releases import LATEST_ORDER
 from pipeline.engines.extractive.retrieval import (
     Hit,
     Query,
+    Ranked,
     asks_for_release,
     asks_for_steps,
     best_hits,
     build_query,
     diverse_order,
+    score_sentences,
 )
 from pipeline.engines.meter import Meter
 from pipeline.prompts import MEMORY_PREFIX
@@ -114,17 +117,20 @@ class ExtractiveEngine:
             else build_query(task["question"], [chunk["text"]])  # called outside the graph
         )
         passages = Passages.read(chunk["text"], chunk.get("page_starts", ()))
-        ranked = best_hits(
-            chunk["text"],
-            query,
-            passages,
-            self._offered,
-            chunk["document"],
-            opens=chunk["start"] == 0,
-        )
+        newest = query.latest.get(chunk["document"])
+        opens = chunk["start"] == 0
+        if newest is not None:  # the question asks about the latest release
+            hits = score_sentences(chunk["text"], query, passages, chunk["document"], opens=opens)
+            hits = _in_newest_release(hits, passages, *(at - chunk["start"] for at in newest))
+            best = sorted(hits, key=lambda h: -h.score)[: self._offered]
+            ranked = Ranked(best, len(hits), max((h.coverage for h in hits), default=0.0))
+        else:
+            ranked = best_hits(
+                chunk["text"], query, passages, self._offered, chunk["document"], opens=opens
+            )
         best, coverage = ranked.best, ranked.coverage
         steps = asks_for_steps(task["question"])
-        release = asks_for_release(task["question"])
+        release = newest is not None or asks_for_release(task["question"])
         evidence = [_shown(chunk, passages, hit, steps, release) for hit in best]
         decisive = query.decisive
         return Finding(
@@ -304,6 +310,25 @@ def _missing_terms(findings: list[Finding], kept: list[Evidence]) -> list[str]:
             w for f in findings if any(e in kept for e in f.evidence) for w in f.missing_terms
         )
     )
+
+
+def _in_newest_release(hits: list[Hit], passages: Passages, start: int, end: int) -> list[Hit]:
+    """The units of the newest release (chunk offsets start..end) as the answers to a
+    question about the latest release, in the changelog's order (releases.LATEST_ORDER)
+    after any the question's words match; a sentence elsewhere that says 'latest' is about
+    something else."""
+    inside = [
+        unit
+        for unit, (s, e) in enumerate(passages.spans)
+        if start <= s and e <= end and not passages.is_label(unit)
+    ]
+    matched = {hit.start: hit.score for hit in hits}
+    found = []
+    for rank, unit in enumerate(inside):
+        s, e = passages.spans[unit]
+        order = LATEST_ORDER * (1 - rank / len(inside))
+        found.append(Hit(s, e, matched.get(s, 0.0) + order, 1.0))
+    return found
 
 
 def _shown(
