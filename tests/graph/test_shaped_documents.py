@@ -151,3 +151,18 @@ def test_a_quoted_exclamation_followed_by_an_ellipsis_does_not_end_the_sentence(
     assert result.answer.startswith(
         'Messages that begin with "tidy! ..." or "drop! ..." are moved right after the change'
     )
+
+
+def test_a_sentence_deep_inside_a_long_item_is_shown_without_the_lists_lead_in() -> None:
+    text = (
+        "Each pump node may contain any of the following elements, in any order:\n\n"
+        "- valve elements have a pattern attribute. Any pipe whose name matches this pattern"
+        " is given this valve, subject to conflicting rules in other files, of course. There"
+        " is also an optional weight attribute, which is used when resolving conflicts with"
+        " other valve matches of the same pipe, in the order the files were read. Files"
+        " read later win over files read earlier when two valves have the same weight. The"
+        " default weight value is 50, and the maximum is 100.\n"
+        "- drain elements have a level attribute.\n"
+    )
+    result = _ask(text, "What does the valve weight default to?")
+    assert result.answer.startswith("The default weight value is 50, and the maximum is 100.")

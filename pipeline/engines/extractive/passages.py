@@ -211,7 +211,9 @@ class Passages:
             if len(self._read(item.start, item.end)) <= WHOLE_ITEM_CHARS:
                 start, end = item.start, item.end
             text = self._item_text(start, end, block)
-            lead = self._lead_in(block)
+            # A lead-in reads on into its items' openings, not into a sentence deep inside
+            # one: '... the following elements, and in any order: The default weight ...'.
+            lead = self._lead_in(block) if start == item.start else ""
             return Shown(start, end, f"{lead} {text}" if lead else text)
         parent = self.structure.parent(block)
         if parent >= 0 and self.structure.kind(parent) == Kind.TERM:
