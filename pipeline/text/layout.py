@@ -386,7 +386,10 @@ class _Analyser:
             return None  # no gap on the line and no deeper line below: prose, the usual case
         if below and line[following - 1] == " ":
             term = line[: following - 1].strip()
+            # '-m, --merge' is one term whose names run on after the comma, not '-m,' with
+            # '--merge' as its description.
             plain = line[following] != " " and "  " not in term and len(term) <= TERM_MAX_CHARS
+            plain = plain and not term.endswith(",")
             if plain and _OPTIONISH.match(term):
                 return len(line[: following - 1].rstrip()), following
         match = _INLINE_TERM.match(line)

@@ -124,3 +124,30 @@ def test_two_items_of_one_list_read_their_lead_in_once() -> None:
     assert result.answer.count(lead) == 1, result.answer
     assert "a) Share the tables printed on paper" in result.answer
     assert "b) Share the tables online" in result.answer
+
+
+SYNC_PAGE = """OPTIONS
+       -m, --merge
+           Use merging strategies to apply each change (default).
+
+           Note that a merge replays each change on top of the target, so the
+           sides reported as ours and theirs are swapped.
+"""
+
+
+def test_an_option_with_two_names_on_one_line_is_one_term() -> None:
+    result = _ask(SYNC_PAGE, "What does the --merge option do?")
+    assert result.answer.startswith(
+        "-m, --merge: Use merging strategies to apply each change (default)."
+    )
+
+
+def test_a_quoted_exclamation_followed_by_an_ellipsis_does_not_end_the_sentence() -> None:
+    text = (
+        'Tidying runs before every push. Messages that begin with "tidy! ..." or "drop! ..."\n'
+        "are moved right after the change they name. Other messages stay where they are."
+    )
+    result = _ask(text, "Which messages are moved after the change they name?")
+    assert result.answer.startswith(
+        'Messages that begin with "tidy! ..." or "drop! ..." are moved right after the change'
+    )
