@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from pipeline import ask
+from pipeline.engines.extractive.retrieval import answer_type
 
 # A made-up company: its katakana name fills most of the question's bigrams.
 NEWS_SITE = """ハルカ・ネットワークスは東京の会社である。
@@ -90,3 +93,63 @@ NEWS_AGENCY = """株式会社カモメ通信は、日本のニュースサイト
 def test_question_restating_a_sentence_is_answered_by_the_lead_naming_its_subject() -> None:
     result = ask(NEWS_AGENCY, "取材は電話取材のみで、運営は低コストである会社は？")
     assert "カモメ通信" in result.citations[0].quote
+
+
+# A publisher's article: the lead names it, the later sentences leave it unsaid.
+ARTICLE = (
+    "株式会社ミドリカワ書房（みどりかわしょぼう）は、日本の出版社。"
+    "京都市に本社を置いている。\n\n"
+    "創業は1950年、資本金1000万円。創業者は山田太郎。\n\n"
+    "本社は京都市左京区。東京支社は千代田区にある。社長は山田花子。"
+)
+
+
+def test_japanese_fact_left_unsaid_by_its_subject_beats_the_lead_naming_it() -> None:
+    # Only the lead names the publisher, with 8 of the question's bigrams; the sentence
+    # about the head office leans on it, as Japanese sentences of an article do.
+    result = ask(ARTICLE, "株式会社ミドリカワ書房の本社の所在地は？")
+    assert "京都市" in result.citations[0].quote
+
+
+VIETNAMESE = (
+    "越南語是越南的官方語言。過去越南使用漢字書寫。"
+    "現在的越南語使用拉丁字母書寫，叫做國語字。"
+    "它是由十七世紀來到越南的法國傳教士羅德整合而成。國語字在二十世紀成為正式文字。"
+)
+
+BREECH = (
+    "分娩時胎兒的位置有很多種。臀位有好幾種狀況：完全臀位最常見。"
+    "孩子的屁股先露出，而膝蓋彎曲，腿疊在身上，腳靠近臀部。直腿臀位的腿是伸直的。"
+)
+
+
+def test_chinese_question_copying_a_sentence_cites_the_next_one_its_pronoun_continues() -> None:
+    question = "現在的越南語使用拉丁字母書寫，叫做國語字，是由誰整理發展的?"
+    result = ask(VIETNAMESE, question)
+    assert "羅德" in result.citations[0].quote
+
+
+def test_chinese_sentence_restated_character_by_character_gives_way() -> None:
+    # '孩子的' gives the bigram '子的', which the question ('孩子出生') lacks: the sentence
+    # is a restatement all the same, and the answer is the sentence before it.
+    question = "若孩子出生時屁股先露出，而膝蓋彎曲，腿疊在身上，腳靠近臀部，稱為?"
+    result = ask(BREECH, question)
+    assert "完全臀位" in result.citations[0].quote
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("在賽丁泉天文台中可以看到的望遠鏡有幾架？", "number"),
+        ("越南的科舉於何時廢除?", "date"),
+        ("高英是哪位皇帝的皇后？", "person"),
+        ("為什麼驅逐艦變得昂貴?", "reason"),
+        ("碧海蓝天座落于什么地方？", "place"),
+    ],
+)
+def test_chinese_question_words_in_either_script_say_what_is_asked(
+    question: str, kind: str
+) -> None:
+    # Traditional '幾', '為什麼' read as Simplified '几', '为什么': a sentence holding a
+    # number (a date, a place) is then preferred, as for 'how many' in English.
+    assert answer_type(question) == kind

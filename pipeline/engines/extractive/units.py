@@ -27,7 +27,7 @@ Unit = tuple[list[str], float]
 
 LATIN_UNIT = 2.0
 """Weight of a Latin word or number in a CJK question: about one two-character word."""
-_FUNCTION_CHARS = frozenset(w for w in STOPWORDS_CHINESE if len(w) == 1) | QUESTION_CHARS
+FUNCTION_CHARS = frozenset(w for w in STOPWORDS_CHINESE if len(w) == 1) | QUESTION_CHARS
 # Korean particles and question endings left at the end of a word: 무엇입니까 -> 무엇.
 _KOREAN_ENDINGS = frozenset("은는이가을를의에도와과로만서까요니입습나인했었였던된한")
 _RUN = re.compile(f"[{CJK}]+")
@@ -52,7 +52,7 @@ def coverage_units(question: str, idf: dict[str, float]) -> list[Unit]:
         end = _content_end(folded, start, match.end())
         for index in range(len(run)):
             char = run[index]
-            if start + index >= end or _HIRAGANA.match(char) or char in _FUNCTION_CHARS:
+            if start + index >= end or _HIRAGANA.match(char) or char in FUNCTION_CHARS:
                 continue
             covering = [
                 g for g in (run[index - 1 : index + 1], run[index : index + 2]) if len(g) == 2
