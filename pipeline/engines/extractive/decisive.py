@@ -343,7 +343,27 @@ def title(text: str) -> str:
     if first.kind == Kind.HEADING:
         return block
     short = len(block) <= TITLE_MAX and not block.rstrip().endswith((".", "!", "?", ":", "。"))
-    return block if first.kind == Kind.PARAGRAPH and short else ""
+    if first.kind == Kind.PARAGRAPH and short:
+        return block
+    return lead_subject(block) if first.kind == Kind.PARAGRAPH else ""
+
+
+# A lead sentence opening with the name of what it defines: 'Super Bowl 50 was ...', 'The
+# Normans (Norman: Nourmands; ...) were ...', 'Fresno (...), the county seat of Fresno
+# County, is ...'. Only capitalized words and numbers before the verb (and an aside in
+# brackets or commas): 'The access code for the Ashford warehouse is ...' names a fact.
+_LEAD_SUBJECT = re.compile(
+    r"(?:The\s+)?(?P<name>[A-Z0-9][\w'’.&-]*(?:\s+(?:(?:of|and|upon|on|de|the)\s+)?[A-Z0-9][\w'’.&-]*)*)"
+    r"(?:\s*\([^()]*(?:\([^()]*\)[^()]*)*\))*(?:,[^,.;]{1,80},)?\s+(?:is|was|are|were)\s"
+)
+
+
+def lead_subject(block: str) -> str:
+    """The name an untitled document's first sentence opens by defining, which it is about
+    as a title would say: 'Super Bowl 50 was an American football game ...' -> 'Super Bowl
+    50'; '' for a lead that opens otherwise ('One of the most famous people born in ...')."""
+    match = _LEAD_SUBJECT.match(block)
+    return match.group("name") if match and tokens(match.group("name")) else ""  # not 'There'
 
 
 _LISTED = re.compile(r"\s+(?:and|or|vs\.?|versus)\s+|\s*[&;/]\s*", re.IGNORECASE)
