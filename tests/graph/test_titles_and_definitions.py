@@ -147,3 +147,18 @@ def test_the_name_a_lead_sentence_opens_with_is_held_by_the_whole_document() -> 
     assert result.missing_terms == []  # no caution: the article is about Regatta 12
     absent = ask(REGATTA, "Where did the crews stay during Harbour Regatta 14?")
     assert absent.answer == NOT_FOUND["en"]
+
+
+SEASON = """The Harbour Rowing Club entered the 2019 league with a new coach and two new boats.
+
+The club's captain, Mara Quist, led the first crew to nine wins. The second crew won four
+races, and the junior crew came third in the regional cup.
+"""
+
+
+def test_a_year_the_question_sets_need_not_be_in_the_answering_paragraph() -> None:
+    result = ask(SEASON, "Who was the club's captain in 2019?")
+    assert "Mara Quist" in result.answer
+    assert result.missing_terms == []  # the year is when, stated once for the season
+    absent = ask(SEASON, "Who was the club's captain in 2021?")
+    assert absent.answer == NOT_FOUND["en"]  # a year the text never states is still absent
