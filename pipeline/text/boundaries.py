@@ -200,9 +200,14 @@ def _next_cut(
             best = candidate
     if best is not None:
         return best.offset
-    # No break at all (one endless line): a word boundary, else a hard cut at max.
-    space = text.rfind(" ", start + sizes.min, start + sizes.max)
-    return space + 1 if space >= 0 else start + sizes.max
+    # No break left to take (a code block or a list item longer than a chunk, whose own
+    # breaks are not offered): a line end, else (one endless line) a word boundary, else
+    # a hard cut at max.
+    for boundary in ("\n", " "):
+        found = text.rfind(boundary, start + sizes.min, start + sizes.max)
+        if found >= 0:
+            return found + 1
+    return start + sizes.max
 
 
 def _chosen(text: str, candidate: Break, thresholds: dict[int, float]) -> bool:

@@ -50,6 +50,8 @@ _INLINE_TERM = re.compile(r" *(\S+(?: \S+)*?)(?: {2,}|\t+)(?=\S)")
 _OPTIONISH = re.compile(r"[-+\\~%$@\[]")
 _CAPS = re.compile(r"[A-Z][A-Z0-9 ,.'&/()\-]*[A-Z0-9)]")
 _CLOSING = frozenset(".,;:!?。！？、")
+# A sentence that ends inside a line and another that starts after it: no heading's shape.
+_SENTENCE_INSIDE = re.compile(r"[a-z]{2}[.!?] +[A-Z][a-z]")
 _PAGE_NUMBER = re.compile(r"\W{0,3}(?:\d{1,4}|[ivxlc]{1,7})\W{0,3}")
 _HTML_BLOCK = re.compile(r" {0,3}<(?:/?[a-zA-Z][\w-]*(?:[\s/>]|$)|!--)")
 # A man page's first and last lines: 'BASH(1)   General Commands Manual   BASH(1)'.
@@ -319,6 +321,8 @@ class _Analyser:
         numbered = _NUMBERED.match(content)
         if self._closes(i) and not (numbered and content.endswith(".") and len(words) <= 8):
             return 0
+        if _SENTENCE_INSIDE.search(content):
+            return 0  # 'APT uses CMake. To start building, you need to run' goes on below
         following = self._next_text(i)
         if following < 0 or not any(ch.isalpha() for ch in content):
             return 0
@@ -386,7 +390,10 @@ class _Analyser:
             return None  # no gap on the line and no deeper line below: prose, the usual case
         if below and line[following - 1] == " ":
             term = line[: following - 1].strip()
+            # '-m, --merge' is one term whose names run on after the comma, not '-m,' with
+            # '--merge' as its description.
             plain = line[following] != " " and "  " not in term and len(term) <= TERM_MAX_CHARS
+            plain = plain and not term.endswith(",")
             if plain and _OPTIONISH.match(term):
                 return len(line[: following - 1].rstrip()), following
         match = _INLINE_TERM.match(line)

@@ -78,3 +78,42 @@ def test_a_variable_in_capitals_one_letter_off_another_is_not_read_as_a_typo() -
         " read.\n              The right prompt is the same on every line.\n"
     )
     assert _ask(page, "How do I set a right-hand prompt with RPROMPT?").answer == NOT_FOUND["en"]
+
+
+NEWS = """# Pumpkit news
+
+## 4.2 (3rd March, 2025)
+
+* The drain valve closes on its own after ten minutes.
+* The display shows the water temperature.
+
+## 4.1 (5th January, 2025)
+
+* Mostly a bug fix release.
+* The timer now needs the latest version of the clock library.
+
+## 4.0 (1st October, 2024)
+
+* First release with a display.
+"""
+"""A changelog whose older entry says 'latest version', about another program."""
+
+
+def test_the_latest_release_is_answered_with_the_newest_releases_entries() -> None:
+    for question in ("What changed in the latest release?", "What's new?"):
+        result = _ask(NEWS, question)
+        assert result.answer.startswith(
+            "4.2 (3rd March, 2025): The drain valve closes on its own after ten minutes."
+        ), question
+        assert "clock library" not in result.answer
+        assert all(c.start < NEWS.index("## 4.1") for c in result.citations)
+
+
+def test_a_word_of_the_question_ranks_the_newest_releases_entries() -> None:
+    result = _ask(NEWS, "What does the display show in the latest release?")
+    assert result.answer.startswith("4.2 (3rd March, 2025): The display shows the water")
+
+
+def test_the_latest_version_of_another_program_is_not_the_newest_release() -> None:
+    result = _ask(NEWS, "Which latest version of the clock library does the timer need?")
+    assert "The timer now needs the latest version of the clock library." in result.answer

@@ -113,3 +113,22 @@ def test_a_docs_page_summary_opens_with_the_page_not_its_navigation(tmp_path: Pa
     assert result.citations
     for citation in result.citations:
         assert text[citation.start : citation.end] == citation.quote
+
+
+def test_a_long_list_of_br_lines_is_read_line_by_line_not_cut_mid_line(tmp_path: Path) -> None:
+    # An old-style NEWS page: one <li> per category, its entries on lines of their own.
+    fixes = [f"Fix overflow number {n} in the date module (Ann Berg),<br />" for n in range(30)]
+    fixes[17] = "Fix double free in the hash functions (Nick Wellnhofer),<br />"
+    page = (
+        '<html><head><meta charset="iso-8859-1"></head><body><h1>News</h1>'
+        "<h3>1.1.29: May 24 2016</h3><ul><li>Bug Fixes:<br />\n"
+        + "\n".join(fixes)
+        + "</li></ul></body></html>"
+    )
+    path = tmp_path / "news.html"
+    path.write_bytes(page.encode("latin-1"))
+    result, text = _ask(path, "Which fix removed the double free in the hash functions?")
+    assert "Fix double free in the hash functions" in result.answer
+    lines = {line.strip() for line in text.splitlines()}
+    for citation in result.citations:  # each one opens where a line of the page does
+        assert any(line.startswith(citation.quote.split("\n")[0]) for line in lines)

@@ -426,6 +426,14 @@ async def test_with_a_document_attached_the_conversation_answers_what_the_user_t
     assert asked.mode == "document"
     assert "key safe at the front desk" in keys.reply
     assert keys.citations
+    # Where the user keeps a thing is theirs to tell, and the conversation's to recall.
+    bike = await achat(
+        thread, "I keep my bike in the shed behind the house.", documents=guide, settings=memory
+    )
+    assert bike.mode == "chat"
+    kept = await achat(thread, "Where do I keep my bike?", documents=guide, settings=memory)
+    assert kept.mode == "chat"
+    assert "shed behind the house" in kept.reply
 
 
 async def test_a_models_router_sees_the_end_of_the_conversation(memory: Settings) -> None:

@@ -124,3 +124,80 @@ def test_two_items_of_one_list_read_their_lead_in_once() -> None:
     assert result.answer.count(lead) == 1, result.answer
     assert "a) Share the tables printed on paper" in result.answer
     assert "b) Share the tables online" in result.answer
+
+
+SYNC_PAGE = """OPTIONS
+       -m, --merge
+           Use merging strategies to apply each change (default).
+
+           Note that a merge replays each change on top of the target, so the
+           sides reported as ours and theirs are swapped.
+"""
+
+
+def test_an_option_with_two_names_on_one_line_is_one_term() -> None:
+    result = _ask(SYNC_PAGE, "What does the --merge option do?")
+    assert result.answer.startswith(
+        "-m, --merge: Use merging strategies to apply each change (default)."
+    )
+
+
+def test_a_quoted_exclamation_followed_by_an_ellipsis_does_not_end_the_sentence() -> None:
+    text = (
+        'Tidying runs before every push. Messages that begin with "tidy! ..." or "drop! ..."\n'
+        "are moved right after the change they name. Other messages stay where they are."
+    )
+    result = _ask(text, "Which messages are moved after the change they name?")
+    assert result.answer.startswith(
+        'Messages that begin with "tidy! ..." or "drop! ..." are moved right after the change'
+    )
+
+
+def test_a_sentence_deep_inside_a_long_item_is_shown_without_the_lists_lead_in() -> None:
+    text = (
+        "Each pump node may contain any of the following elements, in any order:\n\n"
+        "- valve elements have a pattern attribute. Any pipe whose name matches this pattern"
+        " is given this valve, subject to conflicting rules in other files, of course. There"
+        " is also an optional weight attribute, which is used when resolving conflicts with"
+        " other valve matches of the same pipe, in the order the files were read. Files"
+        " read later win over files read earlier when two valves have the same weight. The"
+        " default weight value is 50, and the maximum is 100.\n"
+        "- drain elements have a level attribute.\n"
+    )
+    result = _ask(text, "What does the valve weight default to?")
+    assert result.answer.startswith("The default weight value is 50, and the maximum is 100.")
+
+
+README_WITH_COMMANDS = """# Pumpkit
+
+## Building
+
+Pumpkit uses CMake. To start building, you need to run
+
+\tcmake <path to source directory>
+
+from a build directory. Then use make as you normally would.
+
+## Tests
+
+There is an integration test suite which can be run via:
+
+    $ ./test/integration/run-tests
+
+Each test can be run on its own as well.
+"""
+
+
+def test_a_sentence_a_command_line_interrupts_is_read_whole_with_the_command() -> None:
+    result = _ask(README_WITH_COMMANDS, "How do I start building Pumpkit?")
+    assert result.answer.startswith(
+        "To start building, you need to run `cmake <path to source directory>` from a build"
+        " directory."
+    )
+
+
+def test_a_lead_in_reads_with_the_command_it_introduces() -> None:
+    result = _ask(README_WITH_COMMANDS, "How do I run the integration test suite?")
+    assert result.answer.startswith(
+        "There is an integration test suite which can be run via: `$ ./test/integration/run-tests`"
+    )

@@ -251,3 +251,13 @@ def test_breaks_searched_up_to_a_stop_are_those_of_the_whole_text() -> None:
     for stop in range(0, len(text) + 1, 7):
         found = [b for b in candidate_breaks(text, 0, stop) if b.offset < stop]
         assert found == [b for b in whole if b.offset < stop]
+
+
+def test_a_code_block_longer_than_a_chunk_is_cut_at_a_line_end() -> None:
+    lines = [f"    const value{i} = compute(input, {i}, options);" for i in range(200)]
+    text = "The whole client:\n\n```js\n" + "\n".join(lines) + "\n```\n\nThat is all."
+    settings = Settings(chunk_size=400, chunk_overlap=0)
+    chunks = split_documents([DocumentText(id="d", text=text)], settings, 400)
+    assert len(chunks) > 3
+    for chunk in chunks[1:]:  # each one opens on a whole line of the code
+        assert text[chunk["start"] - 1] == "\n", chunk["text"][:40]

@@ -129,6 +129,37 @@ def test_unknown_binary_and_undecodable_text_are_told_apart() -> None:
     assert not isinstance(caught.value, UnsupportedTypeError)
 
 
+@pytest.mark.parametrize(
+    ("head", "codec"),
+    [
+        ('<?xml version="1.0" encoding="ISO-8859-1"?>\n<html>', "latin-1"),
+        (
+            '<html><head><meta http-equiv="Content-Type" content="text/html; charset=koi8-r">',
+            "koi8-r",
+        ),
+        ('<!DOCTYPE html><html><head><meta charset="shift_jis">', "shift_jis"),
+    ],
+    ids=["xml-declaration", "http-equiv", "meta-charset"],
+)
+def test_a_page_that_is_not_utf8_is_read_in_the_charset_it_declares(head: str, codec: str) -> None:
+    body = {"latin-1": "Fix typos (Jan Pokorný)", "koi8-r": "Привет", "shift_jis": "日本語の説明"}
+    raw = f"{head}<title>News</title></head><body><p>{body[codec]}.</p></body></html>"
+    document = from_bytes(raw.encode(codec), "news.html", Settings())
+    assert f"{body[codec]}." in document.text
+
+
+def test_a_latin1_page_reads_windows_1252_quotes_as_browsers_do() -> None:
+    raw = b'<meta charset="iso-8859-1"><p>\x93Quoted\x94 \x96 caf\xe9.</p>'
+    assert "\u201cQuoted\u201d \u2013 café." in from_bytes(raw, "q.html", Settings()).text
+
+
+def test_a_page_whose_bytes_do_not_fit_its_declared_charset_says_so() -> None:
+    with pytest.raises(InputError, match="not valid shift_jis, the charset it declares"):
+        from_bytes(b'<meta charset="shift_jis"><p>\x82</p>', "bad.html", Settings())
+    with pytest.raises(InputError, match="not valid UTF-8"):  # nothing declared
+        from_bytes(b"<html><p>caf\xe9</p></html>", "plain.html", Settings())
+
+
 def test_loaded_pdf_documents_pass_validation_with_pages_intact() -> None:
     loaded = from_bytes(pdf_bytes(["One.", "Two."]), "two.pdf", Settings())
     (document,) = load_documents([loaded], Settings())

@@ -17,6 +17,7 @@ from pipeline.config import Settings
 from pipeline.engines.extractive import conversation, lexrank, outline
 from pipeline.engines.extractive.memory_notes import remembered_sentences
 from pipeline.engines.extractive.passages import Passages
+from pipeline.engines.extractive.releases import LATEST_ORDER
 from pipeline.engines.extractive.retrieval import (
     Hit,
     Query,
@@ -117,10 +118,13 @@ class ExtractiveEngine:
         hits = score_sentences(
             chunk["text"], query, passages, chunk["document"], opens=chunk["start"] == 0
         )
+        newest = query.latest.get(chunk["document"])
+        if newest is not None:  # the question asks about the latest release
+            hits = _in_newest_release(hits, passages, *(at - chunk["start"] for at in newest))
         best = sorted(hits, key=lambda h: -h.score)[: self._offered]
         coverage = max((h.coverage for h in hits), default=0.0)
         steps = asks_for_steps(task["question"])
-        release = asks_for_release(task["question"])
+        release = newest is not None or asks_for_release(task["question"])
         evidence = [_shown(chunk, passages, hit, steps, release) for hit in best]
         decisive = query.decisive
         return Finding(
@@ -300,6 +304,25 @@ def _missing_terms(findings: list[Finding], kept: list[Evidence]) -> list[str]:
             w for f in findings if any(e in kept for e in f.evidence) for w in f.missing_terms
         )
     )
+
+
+def _in_newest_release(hits: list[Hit], passages: Passages, start: int, end: int) -> list[Hit]:
+    """The units of the newest release (chunk offsets start..end) as the answers to a
+    question about the latest release, in the changelog's order (releases.LATEST_ORDER)
+    after any the question's words match; a sentence elsewhere that says 'latest' is about
+    something else."""
+    inside = [
+        unit
+        for unit, (s, e) in enumerate(passages.spans)
+        if start <= s and e <= end and not passages.is_label(unit)
+    ]
+    matched = {hit.start: hit.score for hit in hits}
+    found = []
+    for rank, unit in enumerate(inside):
+        s, e = passages.spans[unit]
+        order = LATEST_ORDER * (1 - rank / len(inside))
+        found.append(Hit(s, e, matched.get(s, 0.0) + order, 1.0))
+    return found
 
 
 def _shown(

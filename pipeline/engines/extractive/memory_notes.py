@@ -28,13 +28,15 @@ FIRST_PERSON = re.compile(
     r"|私|僕|俺|わたし|自分|저는|제가|저의|나는|내가|我",
     re.IGNORECASE,
 )
-# Statements of who the user is, where from, what they do, have or like.
+# Statements of who the user is, where from, what they do, have or like, and where they
+# keep things ('I keep my bike in the shed').
 SELF_FACT = re.compile(
     r"\b(?:my name(?:'s| is)|call me|i am called|i'm called|my \w+(?: \w+)? (?:is|are|was)"
     r"|i (?:am|'m) (?:a|an|from|in|based|married|\d)|i'm (?:a|an|from|in|based|married|\d)"
     r"|i (?:live|work|study|teach|grew up|was born|come from|moved to|speak)"
     r"|i (?:like|love|prefer|enjoy|hate|dislike|can't stand|am allergic)"
-    r"|i (?:have|own) (?:a|an|two|three|\d))\b"
+    r"|i (?:have|own) (?:a|an|two|three|\d)"
+    r"|i (?:keep|kept|park|parked|store|stored|leave|left|put) (?:my|our|the|a|an))\b"
     r"|私の名前|私は.{1,20}(?:です|でした)|(?:に|で)住んで|저는.{1,20}(?:입니다|이에요|예요)"
     r"|제 이름|我叫|我是|我住在|我的名字",
     re.IGNORECASE,

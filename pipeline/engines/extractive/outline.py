@@ -37,6 +37,7 @@ from pipeline.engines.extractive.lexrank import (
     tfidf_matrix,
 )
 from pipeline.engines.extractive.passages import Passages
+from pipeline.engines.extractive.releases import release_headings
 from pipeline.engines.extractive.terms import tokens
 from pipeline.text.reflow import known_in, reflow
 from pipeline.text.scripts import CJK
@@ -117,14 +118,6 @@ _OPENS_PROSE = re.compile(f"[\\w\"'“‘{CJK}]")
 _STRONG = re.compile(r"\*\*(.+?)\*\*")
 _MARKS = re.compile(r"^(?:[-*+•◦‣▪·]|\d{1,3}[.)])\s+|^[*_]+|[*_]+$")
 _OUTLINE_MODE = re.compile(r"\s*-\*-.*?-\*-\s*")
-# A release heading: a version number, an ISO or written date, or "Unreleased".
-_VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?![\w.]*\.\w)")
-_DATE = re.compile(
-    r"\b\d{4}-\d{2}-\d{2}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+"
-    r"(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?\d{4}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|"
-    r"may|jun|jul|aug|sep|oct|nov|dec)[a-z]*,?\s+\d{4}\b|\bunreleased\b",
-    re.IGNORECASE,
-)
 # A man page's section that names it: 'NAME' / 'ssh — OpenSSH remote login client'.
 _NAME_SECTIONS = frozenset(("name", "nom", "名前", "名称"))
 
@@ -323,25 +316,8 @@ class _Outline:
         return picks
 
     def _releases(self) -> list[int]:
-        """A changelog's release headings, newest first; empty if this is no changelog.
-
-        A changelog is a text where at least three headings carry a version or a date, and
-        at the level they share most of the headings do, or the first one does (a NEWS
-        file whose older entries are outline items that read as headings).
-        """
-        headings = [b for b in range(len(self.s)) if self.s.kind(b) == Kind.HEADING]
-        dated = [h for h in headings if _is_release(self._heading_line(h))]
-        if len(dated) < 3:
-            return []
-        level = Counter(self.s[h].level for h in dated).most_common(1)[0][0]
-        dated = [h for h in dated if self.s[h].level == level]
-        peers = [h for h in headings if self.s[h].level == level]
-        if 2 * len(dated) <= len(peers) and peers[0] != dated[0]:
-            return []
-        versions = [_version(self._heading_line(h)) for h in dated]
-        if versions[0] and versions[-1] and versions[-1] > versions[0]:
-            dated.reverse()  # oldest first: the latest is at the end
-        return dated
+        """A changelog's release headings, newest first; empty if this is no changelog."""
+        return release_headings(self.s, self._heading_line)
 
     def _release_entries(self, latest: bool) -> list[Pick]:
         """The latest releases' entries: each entry's first sentence, newest release first,
@@ -506,21 +482,3 @@ def _codeish(text: str) -> bool:
     words = text.split()
     code = sum(1 for w in words if _CODE_WORD.search(w.strip("`'\".,:")))
     return code >= max(2, 0.3 * len(words))
-
-
-def _is_release(heading: str) -> bool:
-    """A heading that names a release: dated, or a version that is no section number
-    ('0.27.2', 'release 3.8', 'v2.1', '2.1' alone; not '10.3 Resetting the sensor')."""
-    if _DATE.search(heading):
-        return True
-    match = _VERSION.search(heading)
-    if match is None:
-        return False
-    named = re.search(r"(?:\bv|version|release)\s*$", heading[: match.start()], re.IGNORECASE)
-    alone = not re.search(r"[^\W\d]", heading[match.end() :])
-    return match.group(1).count(".") >= 2 or named is not None or alone
-
-
-def _version(heading: str) -> tuple[int, ...]:
-    match = _VERSION.search(heading)
-    return tuple(int(p) for p in match.group(1).split(".")) if match else ()

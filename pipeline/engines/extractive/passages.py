@@ -25,6 +25,9 @@ from pipeline.text.structure import Kind, Structure
 _LABELS = (Kind.HEADING, Kind.TERM)
 _HEADING_MARKS = re.compile(r"^(?:#{1,6}[ \t]+|\*{1,6} )|[ \t]+#+$|^\*\*(.*)\*\*:?$")
 _BULLET = re.compile(r"^[-*+•◦‣▪·][ \t]+")
+_CLOSES_SENTENCE = frozenset(".!?;。！？")
+COMMAND_MAX_CHARS = 100
+"""Longest command line read into the sentence around it."""
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")
 _COMMENT = re.compile(r"\s*(?://|#(?!!)|/\*|\*(?!\*)|--\s|;)")
 _FENCE_LINE = re.compile(r"\s*(?:`{3,}|~{3,})")
@@ -198,6 +201,10 @@ class Passages:
         block = self.blocks[unit]
         kind = self.structure.kind(block)
         start, end = self.spans[unit]
+        if kind in (Kind.PARAGRAPH, Kind.CODE):
+            joined = self._around_command(unit)
+            if joined is not None:
+                return joined
         if kind == Kind.ROW:
             return Shown(start, end, self._row(block))
         if kind == Kind.CODE:
@@ -211,7 +218,9 @@ class Passages:
             if len(self._read(item.start, item.end)) <= WHOLE_ITEM_CHARS:
                 start, end = item.start, item.end
             text = self._item_text(start, end, block)
-            lead = self._lead_in(block)
+            # A lead-in reads on into its items' openings, not into a sentence deep inside
+            # one: '... the following elements, and in any order: The default weight ...'.
+            lead = self._lead_in(block) if start == item.start else ""
             return Shown(start, end, f"{lead} {text}" if lead else text)
         parent = self.structure.parent(block)
         if parent >= 0 and self.structure.kind(parent) == Kind.TERM:
@@ -309,6 +318,64 @@ class Passages:
             return f"{cells[0]}: {cells[1]}"
         pairs = "; ".join(f"{h}: {c}" for h, c in zip(header[1:], cells[1:], strict=True) if c)
         return f"{cells[0]} — {pairs}"
+
+    def _around_command(self, unit: int) -> Shown | None:
+        """A sentence that a command on a line of its own interrupts or ends, read whole
+        with the command quoted: 'To start building, you need to run' / '    cmake <dir>' /
+        'from a build directory.' reads 'To start building, you need to run `cmake <dir>`
+        from a build directory.'; '... can be run via:' / '    $ ./run-tests' reads as
+        the lead-in and its command. `unit` is any of those parts; None when it is none."""
+        block = self.blocks[unit]
+        for command in (block, block - 1, block + 1):
+            parts = self._command_parts(command)
+            if parts is not None and unit in parts:
+                lead, rest = parts[0], parts[-1] if len(parts) == 3 else -1
+                line = self._command_line(command)
+                text = f"{self._read(*self.spans[lead])} `{line}`"
+                end = self.structure[command].end
+                if rest >= 0:
+                    text += f" {self._read(*self.spans[rest])}"
+                    end = self.spans[rest][1]
+                return Shown(self.spans[lead][0], end, text)
+        return None
+
+    def _command_parts(self, block: int) -> tuple[int, ...] | None:
+        """(lead, command, rest) units when `block` is a command line between a sentence it
+        interrupts and the lowercase rest of it, (lead, command) after a lead-in ending in
+        ':' or in no punctuation at all; else None."""
+        if not 0 < block < len(self.structure) or self._command_line(block) is None:
+            return None
+        lead = self._last_unit(block - 1)
+        if lead < 0 or self.structure.kind(block - 1) != Kind.PARAGRAPH:
+            return None
+        ending = self.text[self.spans[lead][1] - 1]
+        if ending in _CLOSES_SENTENCE:
+            return None
+        command = self.first[block]
+        after = block + 1
+        if after < len(self.structure) and self.structure.kind(after) == Kind.PARAGRAPH:
+            rest = self.first[after]
+            if rest >= 0 and ending != ":" and self.text[self.spans[rest][0]].islower():
+                return lead, command, rest
+        return (lead, command) if ending == ":" else None
+
+    def _command_line(self, block: int) -> str | None:
+        """The command a block holds, if it is one short line set off from the prose around
+        it: fenced, or indented deeper than the paragraph before it."""
+        item = self.structure[block]
+        if self.first[block] < 0 or item.kind not in (Kind.PARAGRAPH, Kind.CODE):
+            return None
+        line = self._code(item.start, item.end)[4:-4] if item.kind == Kind.CODE else None
+        if line is None:
+            raw = self.text[self.text.rfind("\n", 0, item.start) + 1 : item.end]
+            before = self.structure[block - 1]
+            above = self.text[self.text.rfind("\n", 0, before.start) + 1 : before.end]
+            if _indent(raw) <= _indent(above):
+                return None
+            line = raw.strip()
+        if "\n" in line or "`" in line or not 0 < len(line) <= COMMAND_MAX_CHARS:
+            return None
+        return line
 
     def _code(self, start: int, end: int) -> str:
         line_start = self.text.rfind("\n", 0, start) + 1
@@ -468,3 +535,9 @@ def _strip_heading(text: str) -> str:
     if bold:
         return bold.group(1)
     return _HEADING_MARKS.sub("", text).strip()
+
+
+def _indent(lines: str) -> int:
+    """Columns of leading whitespace of the first line (a tab to the next multiple of 8)."""
+    first = lines.split("\n", 1)[0].expandtabs(8)
+    return len(first) - len(first.lstrip())

@@ -22,6 +22,7 @@ from typing import Any, Literal
 from pipeline.engines.extractive.decisive import Decisive, Usage, decide
 from pipeline.engines.extractive.options import options_not_held
 from pipeline.engines.extractive.passages import Passages, unit_bounds, whole_structure
+from pipeline.engines.extractive.releases import RELEASE_WORDS, asks_for_latest, newest_release
 from pipeline.engines.extractive.terms import (
     LITERAL,
     SoftFinder,
@@ -336,6 +337,9 @@ class Query:
     units: list[Unit] = field(default_factory=list)
     """A CJK question's characters for coverage (see units.py), a Japanese one's terms at
     their idf (see build_query); empty otherwise."""
+    latest: dict[str, list[int]] = field(default_factory=dict)
+    """For a question about the latest release: per changelog document, the span of its
+    newest release (see releases.py); empty otherwise."""
     finder: TermFinder = field(init=False, compare=False, repr=False)
     soft: SoftFinder = field(init=False, compare=False, repr=False)
 
@@ -351,6 +355,7 @@ class Query:
             "kind": self.kind,
             "decisive": dataclasses.asdict(self.decisive),
             "units": self.units,
+            "latest": self.latest,
         }
 
     @classmethod
@@ -362,6 +367,7 @@ class Query:
             hints.get("kind"),
             Decisive(**hints.get("decisive", {})),
             [(list(terms), float(weight)) for terms, weight in hints.get("units", [])],
+            {doc: list(span) for doc, span in hints.get("latest", {}).items()},
         )
 
 
@@ -375,10 +381,15 @@ def build_query(question: str, texts: list[str], ids: list[str] | None = None) -
     name the documents of `texts`, for the names each one's title gives (see decisive.py).
     """
     terms = query_terms(content_question(question))
+    latest = asks_for_latest(question) and ids is not None
     # Read once for both passes: the layout pass is most of their cost. The structure is
-    # kept only for an option question's check (see _unwritten), for the memory it takes.
+    # kept only for an option question's check (see _unwritten) or one about the latest
+    # release, for the memory it takes.
     asks_option = any(t.startswith(LITERAL + "-") for t in terms)
-    structures = [whole_structure(text) for text in texts] if asks_option else []
+    structures = [whole_structure(text) for text in texts] if asks_option or latest else []
+    newest = _newest_releases(texts, structures, ids) if latest else {}
+    if newest:  # 'What changed in the latest release?' of a changelog: which, not what in it
+        terms = [t for t in terms if t not in _RELEASE_TERMS]
     if structures:
         bounds = [unit_bounds(t, s) for t, s in zip(texts, structures, strict=True)]
     else:
@@ -393,7 +404,7 @@ def build_query(question: str, texts: list[str], ids: list[str] | None = None) -
         terms = [t for t in terms if t not in decisive.variants]
         terms += [v for v in spellings if v not in terms]
         usage = _usage(terms, texts, bounds)
-    unwritten = _unwritten(question, terms, usage, texts, structures)
+    unwritten = _unwritten(question, terms, usage, texts, structures if asks_option else [])
     if unwritten:
         decisive = dataclasses.replace(decisive, absent=[*decisive.absent, *unwritten])
     n = usage.sentences + PRIOR_SENTENCES
@@ -411,7 +422,22 @@ def build_query(question: str, texts: list[str], ids: list[str] | None = None) -
         # 0.029 of those asked of the wrong article, not 0.010.
         # A one-kanji stem ('開' of '開いた') is left out of it (see terms.lone_stems).
         coverage = [([t], v) for t, v in idf.items() if t not in stems]
-    return Query(question, weighed, average, answer_type(question), decisive, coverage)
+    return Query(question, weighed, average, answer_type(question), decisive, coverage, newest)
+
+
+_RELEASE_TERMS = frozenset(tokens(RELEASE_WORDS))
+
+
+def _newest_releases(
+    texts: list[str], structures: list[Structure], ids: list[str] | None
+) -> dict[str, list[int]]:
+    """Document id -> [start, end] of its newest release, for each text that is a changelog."""
+    spans = {}
+    for doc, text, structure in zip(ids or [], texts, structures, strict=True):
+        span = newest_release(text, structure)
+        if span is not None:
+            spans[doc] = list(span)
+    return spans
 
 
 WORD_SHARE = 0.75

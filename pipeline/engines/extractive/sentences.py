@@ -6,15 +6,16 @@ import itertools
 import re
 
 # A sentence ends at Latin punctuation followed by whitespace and something that is not a
-# lowercase letter ("e.g. this" does not end), at CJK enders (no space follows them in
-# Japanese or Chinese), or at a line break unless the next line goes on in lowercase
-# (hard-wrapped prose). Closing quotes and brackets stay with the sentence they close.
+# lowercase letter ("e.g. this" does not end), an ellipsis or a comma ('"squash! ..." or'
+# goes on; a contents page's leader dots '. . .' still end), at CJK enders (no space
+# follows them in Japanese or Chinese), or at a line break unless the next line goes on in
+# lowercase (hard-wrapped prose). Closing quotes and brackets stay with the sentence they close.
 # Each pattern starts with one character class, and each branch checks which character it
 # began at: a leading class lets the regex engine skip straight to candidate characters,
 # which alternatives starting with different classes do not (4x faster on prose).
 _END = re.compile(
     r"""[.!?。！？\n]
-      (?: (?<=[.!?]) [.!?]*['"”’)\]]*(?=\s+[^\sa-z])
+      (?: (?<=[.!?]) [.!?]*['"”’)\]]*(?=\s+(?:[^\sa-z.,;:]|\.(?!\.)))
         | (?<=[。！？]) [。！？]*[」』”’）)]*
         | (?<=\n) (?![ \t]*[a-z]) )""",
     re.VERBOSE,
@@ -26,7 +27,7 @@ _END = re.compile(
 # never a sentence end by itself (see block_sentences for short lines).
 _END_IN_BLOCK = re.compile(
     r"""[.!?。！？]
-      (?: (?<=[.!?]) [.!?]*['"”’)\]]*(?=\s+[^\sa-z])
+      (?: (?<=[.!?]) [.!?]*['"”’)\]]*(?=\s+(?:[^\sa-z.,;:]|\.(?!\.)))
         | (?<=[。！？]) [。！？]*[」』”’）)]* )""",
     re.VERBOSE,
 )
@@ -131,7 +132,7 @@ def _add(text: str, start: int, end: int, offset: int, spans: list[tuple[int, in
     while end > start and text[end - 1].isspace():
         end -= 1
     while end - start > MAX_SENTENCE_CHARS:
-        cut = text.rfind(" ", start + MAX_SENTENCE_CHARS // 2, start + MAX_SENTENCE_CHARS)
+        cut = _long_cut(text, start)
         cut = cut if cut > start else start + MAX_SENTENCE_CHARS
         spans.append((start + offset, cut + offset))
         start = cut
@@ -139,6 +140,15 @@ def _add(text: str, start: int, end: int, offset: int, spans: list[tuple[int, in
             start += 1
     if end > start:
         spans.append((start + offset, end + offset))
+
+
+def _long_cut(text: str, start: int) -> int:
+    """Where a unit too long to be one sentence is cut: at its last line break in reach (a
+    list of entries one per line, each ending in a comma: '(Nick Wellnhofer),'), else at
+    its last space; -1 if it has neither."""
+    low, high = start + MAX_SENTENCE_CHARS // 2, start + MAX_SENTENCE_CHARS
+    cut = text.rfind("\n", low, high)
+    return cut if cut >= 0 else text.rfind(" ", low, high)
 
 
 def is_heading(sentence: str) -> bool:
