@@ -127,3 +127,38 @@ def test_negated_question_is_answered_by_a_sentence_stating_the_negation() -> No
     result = ask(text, "What did the council not approve?")
     assert result.answer != NOT_FOUND["en"]
     assert any("casino" in c.quote for c in result.citations)
+
+
+# Names itself in its lead sentence only, as an encyclopedia article does; later paragraphs
+# say "the race" and never repeat the number.
+REGATTA = """Harbour Regatta 12 was a sailing race held off Calder Bay in the summer of 2019.
+Forty crews from nine countries entered, and the race was watched by a large crowd.
+
+The crews stayed at the Pier Hotel during the race week. A storm delayed the start by two
+days, and the organisers moved the finish line closer to the harbour.
+
+The winning crew came from Norway and finished in six hours and ten minutes.
+"""
+
+
+def test_the_name_a_lead_sentence_opens_with_is_held_by_the_whole_document() -> None:
+    result = ask(REGATTA, "Where did the crews stay during Harbour Regatta 12?")
+    assert "Pier Hotel" in result.answer
+    assert result.missing_terms == []  # no caution: the article is about Regatta 12
+    absent = ask(REGATTA, "Where did the crews stay during Harbour Regatta 14?")
+    assert absent.answer == NOT_FOUND["en"]
+
+
+SEASON = """The Harbour Rowing Club entered the 2019 league with a new coach and two new boats.
+
+The club's captain, Mara Quist, led the first crew to nine wins. The second crew won four
+races, and the junior crew came third in the regional cup.
+"""
+
+
+def test_a_year_the_question_sets_need_not_be_in_the_answering_paragraph() -> None:
+    result = ask(SEASON, "Who was the club's captain in 2019?")
+    assert "Mara Quist" in result.answer
+    assert result.missing_terms == []  # the year is when, stated once for the season
+    absent = ask(SEASON, "Who was the club's captain in 2021?")
+    assert absent.answer == NOT_FOUND["en"]  # a year the text never states is still absent

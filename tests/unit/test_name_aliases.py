@@ -59,6 +59,7 @@ its name to the Lek. The river itself is wide and slow.
     [
         ("How many die within 8 days?", "8", ["eight"]),  # a number the text writes in words
         ("Which series debuted in the 80s?", "80s", ["1980s"]),  # a decade written in full
+        ("Which series debuted in the 80's?", "80", ["1980s"]),  # ... written with an apostrophe
         ("What did the Jewish people do?", "jewish", ["jew"]),  # one name family
         ("What honours the largest uprising of WWII?", "wwii", ["world"]),  # 'World War II'
     ],
