@@ -201,3 +201,28 @@ def test_a_lead_in_reads_with_the_command_it_introduces() -> None:
     assert result.answer.startswith(
         "There is an integration test suite which can be run via: `$ ./test/integration/run-tests`"
     )
+
+
+GUIDE_WITH_EXAMPLE = """# Strings
+
+## Iterating
+
+Calling chars on a string returns its characters, and you can iterate over the result to
+reach each one:
+
+```rust
+for c in "hello".chars() {
+    println!("{c}");
+}
+```
+
+This prints one character a line.
+"""
+
+
+def test_a_lead_in_reads_with_the_short_code_example_under_it() -> None:
+    result = _ask(GUIDE_WITH_EXAMPLE, "How do I iterate over the characters of a string?")
+    assert result.answer.startswith(
+        "Calling chars on a string returns its characters, and you can iterate over the result"
+        ' to reach each one:\n```\nfor c in "hello".chars() {\n    println!("{c}");\n}\n```'
+    )

@@ -28,6 +28,8 @@ _BULLET = re.compile(r"^[-*+•◦‣▪·][ \t]+")
 _CLOSES_SENTENCE = frozenset(".!?;。！？")
 COMMAND_MAX_CHARS = 100
 """Longest command line read into the sentence around it."""
+EXAMPLE_MAX_LINES = 8
+"""Most lines of a code example shown with the lead-in that introduces it."""
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")
 _COMMENT = re.compile(r"\s*(?://|#(?!!)|/\*|\*(?!\*)|--\s|;)")
 _FENCE_LINE = re.compile(r"\s*(?:`{3,}|~{3,})")
@@ -202,7 +204,7 @@ class Passages:
         kind = self.structure.kind(block)
         start, end = self.spans[unit]
         if kind in (Kind.PARAGRAPH, Kind.CODE):
-            joined = self._around_command(unit)
+            joined = self._around_command(unit) or self._with_example(unit)
             if joined is not None:
                 return joined
         if kind == Kind.ROW:
@@ -342,7 +344,7 @@ class Passages:
     def _command_parts(self, block: int) -> tuple[int, ...] | None:
         """(lead, command, rest) units when `block` is a command line between a sentence it
         interrupts and the lowercase rest of it, (lead, command) after a lead-in ending in
-        ':' or in no punctuation at all; else None."""
+        ':'; else None."""
         if not 0 < block < len(self.structure) or self._command_line(block) is None:
             return None
         lead = self._last_unit(block - 1)
@@ -358,6 +360,26 @@ class Passages:
             if rest >= 0 and ending != ":" and self.text[self.spans[rest][0]].islower():
                 return lead, command, rest
         return (lead, command) if ending == ":" else None
+
+    def _with_example(self, unit: int) -> Shown | None:
+        """A lead-in ending in ':' and the short code block under it, read as one: 'you can
+        iterate over the result to access each element:' and its loop. `unit` is the
+        lead-in's last sentence or a unit of the code; None when it is neither."""
+        block = self.blocks[unit]
+        for code in (block, block + 1):
+            if not 0 < code < len(self.structure) or self.structure.kind(code) != Kind.CODE:
+                continue
+            lead = self._last_unit(code - 1)
+            if lead < 0 or self.structure.kind(code - 1) != Kind.PARAGRAPH:
+                continue
+            if self.text[self.spans[lead][1] - 1] != ":" or (unit != lead and code != block):
+                continue
+            item = self.structure[code]
+            body = self._code(item.start, item.end)
+            if body.count("\n") - 1 > EXAMPLE_MAX_LINES:
+                return None
+            return Shown(self.spans[lead][0], item.end, f"{self._read(*self.spans[lead])}\n{body}")
+        return None
 
     def _command_line(self, block: int) -> str | None:
         """The command a block holds, if it is one short line set off from the prose around
