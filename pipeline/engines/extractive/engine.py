@@ -121,9 +121,8 @@ class ExtractiveEngine:
         opens = chunk["start"] == 0
         if newest is not None:  # the question asks about the latest release
             hits = score_sentences(chunk["text"], query, passages, chunk["document"], opens=opens)
-            hits = _in_newest_release(hits, passages, *(at - chunk["start"] for at in newest))
-            best = sorted(hits, key=lambda h: -h.score)[: self._offered]
-            ranked = Ranked(best, len(hits), max((h.coverage for h in hits), default=0.0))
+            start, end = (at - chunk["start"] for at in newest)
+            ranked = _in_newest_release(hits, passages, start, end, self._offered)
         else:
             ranked = best_hits(
                 chunk["text"], query, passages, self._offered, chunk["document"], opens=opens
@@ -312,9 +311,9 @@ def _missing_terms(findings: list[Finding], kept: list[Evidence]) -> list[str]:
     )
 
 
-def _in_newest_release(hits: list[Hit], passages: Passages, start: int, end: int) -> list[Hit]:
-    """The units of the newest release (chunk offsets start..end) as the answers to a
-    question about the latest release, in the changelog's order (releases.LATEST_ORDER)
+def _in_newest_release(hits: list[Hit], passages: Passages, start: int, end: int, k: int) -> Ranked:
+    """The `k` best units of the newest release (chunk offsets start..end) as the answers
+    to a question about the latest release, in the changelog's order (releases.LATEST_ORDER)
     after any the question's words match; a sentence elsewhere that says 'latest' is about
     something else."""
     inside = [
@@ -328,7 +327,8 @@ def _in_newest_release(hits: list[Hit], passages: Passages, start: int, end: int
         s, e = passages.spans[unit]
         order = LATEST_ORDER * (1 - rank / len(inside))
         found.append(Hit(s, e, matched.get(s, 0.0) + order, 1.0))
-    return found
+    best = sorted(found, key=lambda h: -h.score)[:k]
+    return Ranked(best, len(found), 1.0 if found else 0.0)
 
 
 def _shown(

@@ -37,7 +37,7 @@ from pipeline.engines.extractive.lexrank import (
     tfidf_matrix,
 )
 from pipeline.engines.extractive.passages import Passages
-from pipeline.engines.extractive.releases import release_headings
+from pipeline.engines.extractive.releases import heading_line, release_headings
 from pipeline.engines.extractive.terms import tokens
 from pipeline.text.reflow import known_in, reflow
 from pipeline.text.scripts import CJK
@@ -117,7 +117,6 @@ _CJK_END = re.compile(f"[{CJK}]")
 _OPENS_PROSE = re.compile(f"[\\w\"'“‘{CJK}]")
 _STRONG = re.compile(r"\*\*(.+?)\*\*")
 _MARKS = re.compile(r"^(?:[-*+•◦‣▪·]|\d{1,3}[.)])\s+|^[*_]+|[*_]+$")
-_OUTLINE_MODE = re.compile(r"\s*-\*-.*?-\*-\s*")
 # A man page's section that names it: 'NAME' / 'ssh — OpenSSH remote login client'.
 _NAME_SECTIONS = frozenset(("name", "nom", "名前", "名称"))
 
@@ -276,7 +275,7 @@ class _Outline:
     def _title_text(self, unit: int) -> str:
         block = self.p.blocks[unit]
         if self.s.kind(block) == Kind.HEADING:
-            return _OUTLINE_MODE.sub(" ", self.p.heading_text(block)).strip()
+            return heading_line(self.p.heading_text(block))
         return self.reads[unit]
 
     def _defining(self, unit: int) -> float:
@@ -447,7 +446,7 @@ class _Outline:
         return len(self.reads[unit].split()) <= 12
 
     def _heading_line(self, block: int) -> str:
-        return _OUTLINE_MODE.sub(" ", self.p.heading_text(block)).strip()
+        return heading_line(self.p.heading_text(block))
 
     def _centrality(self, units: list[int]) -> list[float]:
         """LexRank of these units among themselves, as shares of the best (0-1)."""

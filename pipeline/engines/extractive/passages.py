@@ -295,7 +295,7 @@ class Passages:
 
     def heading_text(self, block: int) -> str:
         heading = self.structure[block]
-        return _strip_heading(self._read(heading.start, heading.end))
+        return strip_heading(self._read(heading.start, heading.end))
 
     # -- pieces ----------------------------------------------------------------------------
 
@@ -347,8 +347,8 @@ class Passages:
         ':'; else None."""
         if not 0 < block < len(self.structure) or self._command_line(block) is None:
             return None
-        lead = self._last_unit(block - 1)
-        if lead < 0 or self.structure.kind(block - 1) != Kind.PARAGRAPH:
+        lead = self._lead_before(block)
+        if lead < 0:
             return None
         ending = self.text[self.spans[lead][1] - 1]
         if ending in _CLOSES_SENTENCE:
@@ -369,10 +369,10 @@ class Passages:
         for code in (block, block + 1):
             if not 0 < code < len(self.structure) or self.structure.kind(code) != Kind.CODE:
                 continue
-            lead = self._last_unit(code - 1)
-            if lead < 0 or self.structure.kind(code - 1) != Kind.PARAGRAPH:
+            lead = self._lead_before(code)
+            if lead < 0 or self.text[self.spans[lead][1] - 1] != ":":
                 continue
-            if self.text[self.spans[lead][1] - 1] != ":" or (unit != lead and code != block):
+            if unit != lead and code != block:
                 continue
             item = self.structure[code]
             body = self._code(item.start, item.end)
@@ -380,6 +380,12 @@ class Passages:
                 return None
             return Shown(self.spans[lead][0], item.end, f"{self._read(*self.spans[lead])}\n{body}")
         return None
+
+    def _lead_before(self, block: int) -> int:
+        """The last sentence of the paragraph just before `block`; -1 if that is no paragraph."""
+        if self.structure.kind(block - 1) != Kind.PARAGRAPH:
+            return -1
+        return self._last_unit(block - 1)
 
     def _command_line(self, block: int) -> str | None:
         """The command a block holds, if it is one short line set off from the prose around
@@ -552,7 +558,8 @@ def _cells(row: str) -> list[str]:
     return [cell.strip().replace("\\|", "|") for cell in _CELL_SPLIT.split(row)]
 
 
-def _strip_heading(text: str) -> str:
+def strip_heading(text: str) -> str:
+    """A heading's words without its Markdown marks ('## 3.8' -> '3.8', '**Usage**:')."""
     bold = re.fullmatch(r"\*\*(.+?)\*\*:?", text)
     if bold:
         return bold.group(1)

@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
+from pipeline.engines.extractive.passages import strip_heading
 from pipeline.text.structure import Kind, Structure
 
 # A release heading: a version number, an ISO or written date, or "Unreleased".
@@ -23,7 +24,8 @@ _DATE = re.compile(
     r"may|jun|jul|aug|sep|oct|nov|dec)[a-z]*,?\s+\d{4}\b|\bunreleased\b",
     re.IGNORECASE,
 )
-_HEADING_MARKS = re.compile(r"^#{1,6}[ \t]+|[ \t]+#+$|\s*-\*-.*?-\*-\s*")
+# An Emacs mode line on a NEWS file's first heading: '-*- outline -*-'.
+_OUTLINE_MODE = re.compile(r"\s*-\*-.*?-\*-\s*")
 
 # 'What changed in the latest release?', 'What is new in the most recent version?',
 # "What's new?"; not 'the latest version of libxml2' (another program's) nor a question
@@ -61,6 +63,11 @@ def version(heading: str) -> tuple[int, ...]:
     return tuple(int(p) for p in match.group(1).split(".")) if match else ()
 
 
+def heading_line(heading: str) -> str:
+    """A heading's words (see passages.strip_heading) without a mode line."""
+    return _OUTLINE_MODE.sub(" ", heading).strip()
+
+
 def release_headings(structure: Structure, heading_line: Callable[[int], str]) -> list[int]:
     """A changelog's release headings, newest first; empty if this is no changelog.
 
@@ -94,7 +101,7 @@ def newest_release(text: str, structure: Structure) -> tuple[int, int] | None:
 
     def line(block: int) -> str:
         item = structure[block]
-        return _HEADING_MARKS.sub(" ", text[item.start : item.end]).strip()
+        return heading_line(strip_heading(text[item.start : item.end]))
 
     releases = release_headings(structure, line)
     if not releases:

@@ -926,7 +926,7 @@ def _lent_to_subject(
     if not restated:
         return {}
     text, spans = passages.text, passages.spans
-    lead = next((sid for sid in range(len(spans)) if not passages.is_label(sid)), -1)
+    lead = _topic_lead(passages)
     lent: dict[int, float] = {}
     for sid in restated:
         after = sid + 1 if chinese and sid + 1 < len(spans) else -1
