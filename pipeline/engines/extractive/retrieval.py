@@ -3,9 +3,10 @@
 BM25 is computed here rather than by a bm25s index: map tasks each score their own chunk
 but must share IDF over all the documents (build_query computes it once, for the question's
 terms only), and a score adds word families and neighbour, paragraph and heading context
-that an index of exact tokens cannot. It costs about the same: on 10 MB of text (90,887
-sentences) bm25s tokenizes, indexes and queries in 1.2 s; this module finds IDF and scores
-every sentence in 1.4 s. bm25s still supplies the stopword lists (see terms.py).
+that an index of exact tokens cannot. A map step scores in full only the units that can
+still rank (best_hits), so on 10 MB of Wikipedia an `ask` takes about what bm25s's tokenize,
+index and query do (tests/bench/bench_extractive.py, which also shows the shapes where the
+layout pass makes it slower). bm25s still supplies the stopword lists (see terms.py).
 """
 
 from __future__ import annotations
