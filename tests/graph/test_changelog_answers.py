@@ -117,3 +117,27 @@ def test_a_word_of_the_question_ranks_the_newest_releases_entries() -> None:
 def test_the_latest_version_of_another_program_is_not_the_newest_release() -> None:
     result = _ask(NEWS, "Which latest version of the clock library does the timer need?")
     assert "The timer now needs the latest version of the clock library." in result.answer
+
+
+OLD_NEWS = """Pumpkit NEWS                                    -*- outline -*-
+
+* Noteworthy changes in release 9.1 (2022-04-15)
+
+  The drain valve closes on its own after ten minutes.
+
+* Noteworthy changes in release 9.0 (2021-09-24)
+
+  The display shows the water temperature.
+
+* Noteworthy changes in release 8.32 (2020-03-05)
+
+  The timer keeps counting when the lid is opened.
+
+* The pump's relay now works on boards of model 10.20
+"""
+"""A NEWS file whose oldest entry reads as a heading and carries a larger number."""
+
+
+def test_the_newest_release_is_told_by_most_headings_not_the_last_number() -> None:
+    result = _ask(OLD_NEWS, "What's new in the latest release?")
+    assert "The drain valve closes on its own" in result.answer

@@ -9,6 +9,7 @@ version of libxml2', three releases down).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -84,10 +85,19 @@ def release_headings(structure: Structure, heading_line: Callable[[int], str]) -
     peers = [h for h in headings if structure[h].level == level]
     if 2 * len(dated) <= len(peers) and peers[0] != dated[0]:
         return []
-    versions = [version(heading_line(h)) for h in dated]
-    if versions[0] and versions[-1] and versions[-1] > versions[0]:
-        dated.reverse()  # oldest first: the latest is at the end
+    if _oldest_first([version(heading_line(h)) for h in dated]):
+        dated.reverse()  # the latest is at the end
     return dated
+
+
+def _oldest_first(versions: list[tuple[int, ...]]) -> bool:
+    """Whether versions mostly rise from one release heading to the next. Most steps,
+    not the first and last heading: an old NEWS entry read as a heading may carry another
+    number ('stty's rprnt attribute now works on HPUX 10.20', below release 9.1)."""
+    known = [v for v in versions if v]
+    rising = sum(1 for a, b in itertools.pairwise(known) if b > a)
+    falling = sum(1 for a, b in itertools.pairwise(known) if b < a)
+    return rising > falling
 
 
 def asks_for_latest(question: str) -> bool:
