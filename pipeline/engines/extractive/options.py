@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from pipeline.engines.extractive.terms import tokens
+from pipeline.text.layout import analyse
 from pipeline.text.structure import Kind, Structure
 
 _OPTION = r"--?[A-Za-z0-9][\w-]*"
@@ -23,6 +24,10 @@ _OPTION_OF = re.compile(
 _COMMAND_OPTION = re.compile(rf"\b([a-z][\w-]*)(?:'s)? ({_OPTION})(?![\w-])")
 
 
+MOST_INDENT = 40
+"""Deepest indent of a command's term line looked for (a man page's sit 7 or 14 in)."""
+
+
 def named_options(question: str) -> list[tuple[str, str]]:
     """(command, option) pairs the question names: 'the -e option of set' -> ('set', '-e')."""
     pairs = [(m.group(2), m.group(1)) for m in _OPTION_OF.finditer(question)]
@@ -31,16 +36,45 @@ def named_options(question: str) -> list[tuple[str, str]]:
     return list(dict.fromkeys((c, o) for c, o in pairs if tokens(c)))
 
 
-def options_not_held(question: str, documents: list[tuple[str, Structure]]) -> list[str]:
-    """'read -z' for each option the question asks of a command whose entry the documents
-    (each a text and its structure) hold with no entry of that option inside it; empty
-    when they hold no entry of it."""
+def options_not_held(question: str, texts: list[str]) -> list[str]:
+    """'read -z' for each option the question asks of a command whose entry the texts hold
+    with no entry of that option inside it; empty when they hold no entry of it."""
     missing = []
     for command, option in named_options(question):
-        entries = [_entries(text, structure, command, option) for text, structure in documents]
+        entries = [
+            _entries(entry, analyse(entry), command, option)
+            for text in texts
+            for entry in command_entries(text, command)
+        ]
         if any(commands for commands, _ in entries) and not any(held for _, held in entries):
             missing.append(f"{command} {option}")
     return missing
+
+
+def command_entries(text: str, command: str) -> list[str]:
+    """The stretches of `text` that may be `command`'s entry: from a line that starts with
+    its name (and up to two more at its indent: `set [-abe...]` / `set [+abe...]`, or a term
+    wrapped at a bracket, `read [-ers] ... [-p` / `prompt] [-t timeout] ...`) through the
+    lines indented deeper than it, blank lines between them included.
+
+    Only these are laid out for the check, not the whole text: a man page's layout pass
+    takes seconds at 10 MB, and an entry is told by its own lines and the ones inside it."""
+    name = re.escape(command)
+    entry = re.compile(
+        rf"([ \t]*){name}(?![\w-])[^\n]*(?:\n|\Z)(?:\1\S[^\n]*(?:\n|\Z)){{0,2}}"
+        rf"(?:[ \t]*\n|\1[ \t]+\S[^\n]*(?:\n|\Z))*"
+    )
+    found = []
+    for match in re.finditer(rf"(?<![\w-]){name}(?![\w-])", text):
+        # Only so far back: on a text of one long line, every use would search all of it.
+        reach = max(0, match.start() - MOST_INDENT - 1)
+        line_start = text.rfind("\n", reach, match.start()) + 1
+        if (line_start == 0 and reach > 0) or text[line_start : match.start()].strip(" \t"):
+            continue  # not the first word of its line
+        stretch = entry.match(text, line_start)
+        if stretch is not None and stretch.end() > match.end():
+            found.append(stretch.group())
+    return found
 
 
 def _entries(text: str, structure: Structure, command: str, option: str) -> tuple[int, bool]:

@@ -508,8 +508,14 @@ def unit_bounds(text: str, structure: Structure | None = None) -> tuple[array[in
     if len(text) <= CACHED_CHARS:
         spans = Passages.read(text).spans
         return array("q", [s for s, _ in spans]), array("q", [e for _, e in spans])
+    return laid_out_bounds(text, structure if structure is not None else whole_structure(text))
+
+
+def laid_out_bounds(text: str, structure: Structure | None = None) -> tuple[array[int], array[int]]:
+    """unit_bounds(text), from `structure` or a layout pass of its own, kept for no other
+    caller (a sample of a text, see usage.py)."""
     starts, ends = array("q"), array("q")
-    for block in structure if structure is not None else whole_structure(text):
+    for block in structure if structure is not None else analyse(text):
         for start, end in _units(text, block.kind, block.start, block.end):
             starts.append(start)
             ends.append(end)

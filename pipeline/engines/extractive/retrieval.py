@@ -16,8 +16,6 @@ import dataclasses
 import heapq
 import math
 import re
-from array import array
-from collections import Counter
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -25,7 +23,7 @@ from typing import Any, Literal
 
 from pipeline.engines.extractive.decisive import Decisive, Usage, decide
 from pipeline.engines.extractive.options import options_not_held
-from pipeline.engines.extractive.passages import Passages, unit_bounds, whole_structure
+from pipeline.engines.extractive.passages import Passages, whole_structure
 from pipeline.engines.extractive.releases import RELEASE_WORDS, asks_for_latest, newest_release
 from pipeline.engines.extractive.terms import (
     LITERAL,
@@ -39,6 +37,7 @@ from pipeline.engines.extractive.terms import (
     tokens,
 )
 from pipeline.engines.extractive.units import FUNCTION_CHARS, Unit, coverage_units, covered
+from pipeline.engines.extractive.usage import gather
 from pipeline.text.scripts import HAN, HIRAGANA, KANA
 from pipeline.text.structure import Kind, Structure
 
@@ -421,19 +420,13 @@ def build_query(question: str, texts: list[str], ids: list[str] | None = None) -
     """
     terms = query_terms(content_question(question))
     latest = asks_for_latest(question) and ids is not None
-    # Read once for both passes: the layout pass is most of their cost. The structure is
-    # kept only for an option question's check (see _unwritten) or one about the latest
-    # release, for the memory it takes.
-    asks_option = any(t.startswith(LITERAL + "-") for t in terms)
-    structures = [whole_structure(text) for text in texts] if asks_option or latest else []
+    # A changelog's structure tells its newest release; it is read once for that and the
+    # IDF pass, and kept only for such a question, for the memory it takes.
+    structures = [whole_structure(text) for text in texts] if latest else []
     newest = _newest_releases(texts, structures, ids) if latest else {}
     if newest:  # 'What changed in the latest release?' of a changelog: which, not what in it
         terms = [t for t in terms if t not in _RELEASE_TERMS]
-    if structures:
-        bounds = [unit_bounds(t, s) for t, s in zip(texts, structures, strict=True)]
-    else:
-        bounds = [unit_bounds(text) for text in texts]
-    usage = _usage(terms, texts, bounds)
+    usage = gather(terms, texts, structures)
     decisive = decide(question, terms, usage, texts, ids)
     # A misspelt name ('Ghandi') is searched as the documents spell it ('Gandhi').
     # ... and a name the documents write their own way ('LGPL') as they write it too.
@@ -442,8 +435,8 @@ def build_query(question: str, texts: list[str], ids: list[str] | None = None) -
     if spellings:
         terms = [t for t in terms if t not in decisive.variants]
         terms += [v for v in spellings if v not in terms]
-        usage = _usage(terms, texts, bounds)
-    unwritten = _unwritten(question, terms, usage, texts, structures if asks_option else [])
+        usage = gather(terms, texts, structures)
+    unwritten = _unwritten(question, terms, usage, texts)
     if unwritten:
         decisive = dataclasses.replace(decisive, absent=[*decisive.absent, *unwritten])
     n = usage.sentences + PRIOR_SENTENCES
@@ -520,16 +513,13 @@ _NAMED_THING = re.compile(
 )
 
 
-def _unwritten(
-    question: str, terms: list[str], usage: Usage, texts: list[str], structures: list[Structure]
-) -> list[str]:
+def _unwritten(question: str, terms: list[str], usage: Usage, texts: list[str]) -> list[str]:
     """Names the question writes literally that the documents never write: an option
     ('-Z' of a man page that has none), a version ('grep 4.0' in a NEWS file that stops
     at 3.8) or a named thing ('the beamer class' in release notes that never mention
     beamer), or an option of a command that lists its options without it (see
     options.py). They name the thing asked about, so a passage without them cannot
-    answer. `structures` are the texts' (whole_structure), for a question naming an
-    option; empty for others, which need none."""
+    answer."""
     missing = [t[len(LITERAL) :] for t in terms if t.startswith(LITERAL + "-")]
     missing = [m for m in missing if not usage.df.get(LITERAL + m)]
     names = [m.group() for m in _COMPOUND_NUMBER.finditer(question)]
@@ -542,35 +532,8 @@ def _unwritten(
         written = re.compile(rf"(?<![\w.]){re.escape(name)}(?![\w]|\.\d)", re.IGNORECASE)
         if not any(written.search(text) for text in texts):
             missing.append(name)
-    if structures:  # 'read -z' when only 'test -z' is
-        missing += options_not_held(question, list(zip(texts, structures, strict=True)))
+    missing += options_not_held(question, texts)  # 'read -z' when only 'test -z' is
     return list(dict.fromkeys(missing))
-
-
-def _usage(
-    terms: list[str], texts: list[str], bounds: list[tuple[array[int], array[int]]]
-) -> Usage:
-    """Per term: the sentences holding it, and its mid-sentence uses, capitalized or not.
-
-    `bounds` holds each text's unit starts and ends (passages.unit_bounds)."""
-    finder = TermFinder(terms)
-    usage = Usage()
-    df: Counter[str] = Counter()
-    mid: Counter[str] = Counter()
-    capital: Counter[str] = Counter()
-    for text, (starts, ends) in zip(texts, bounds, strict=True):
-        usage.sentences += len(starts)
-        usage.length += sum(ends) - sum(starts)
-        seen: set[tuple[int, str]] = set()
-        for position, term in finder.find_unfolded(text):
-            seen.add((bisect.bisect_right(ends, position), term))
-            first = bisect.bisect_left(starts, position)  # units are in order: starts sorted
-            if first == len(starts) or starts[first] != position:
-                mid[term] += 1
-                capital[term] += text[position].isupper()
-        df.update(term for _, term in seen)
-    usage.df, usage.mid, usage.capital = dict(df), dict(mid), dict(capital)
-    return usage
 
 
 @dataclass(frozen=True)

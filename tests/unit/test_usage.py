@@ -1,0 +1,60 @@
+"""A long document's term counts are estimated without laying it all out, close to exact."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from pipeline.engines.extractive import passages, usage
+from pipeline.engines.extractive.retrieval import build_query
+from pipeline.engines.extractive.terms import query_terms
+from pipeline.text import layout
+from tests.support.shaped import LICENCE, MAN_PAGE, REPORT
+
+QUESTIONS = [
+    "What does the -e option do?",
+    "How many commands does the history remember?",
+    "What must you give recipients of the program?",
+    "What was the order backlog at year end?",
+]
+
+
+def _long_text() -> str:
+    return "\n\n".join([MAN_PAGE, LICENCE, REPORT] * 80)  # 150 KB
+
+
+def _counted(question: str, text: str) -> dict[str, float]:
+    return build_query(question, [text]).idf
+
+
+def test_a_long_texts_idf_is_estimated_within_a_tenth_of_its_count(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = _long_text()
+    exact = {q: _counted(q, text) for q in QUESTIONS}  # short enough to be counted exactly
+    monkeypatch.setattr(usage, "CACHED_CHARS", 10_000)  # now read as a long document
+    for question in QUESTIONS:
+        estimated = _counted(question, text)
+        assert estimated.keys() == exact[question].keys()
+        for term, idf in exact[question].items():
+            assert math.isclose(estimated[term], idf, rel_tol=0.1), (question, term)
+
+
+def test_a_long_text_is_laid_out_only_in_samples(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = _long_text()
+    laid_out: list[int] = []
+    analyse = layout.analyse
+
+    def counting(piece: str, *args: object, **kwargs: object) -> object:
+        laid_out.append(len(piece))
+        return analyse(piece, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(usage, "CACHED_CHARS", 10_000)
+    monkeypatch.setattr(usage, "SAMPLE_CHARS", 2_000)
+    monkeypatch.setattr(passages, "analyse", counting)
+    gathered = usage.gather(query_terms("What does the -e option do?"), [text], [])
+    assert sum(laid_out) <= usage.SAMPLE_WINDOWS * 2_000 < len(text) / 4
+    exact = usage.gather(query_terms("What does the -e option do?"), [text[:9_000]], [])
+    # The unit count scales with the text: 80 copies hold ~80 times what 9,000 characters do.
+    assert gathered.sentences == pytest.approx(exact.sentences * len(text) / 9_000, rel=0.25)
