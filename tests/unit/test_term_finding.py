@@ -26,6 +26,15 @@ def test_fold_of_a_long_text_matches_character_by_character() -> None:
     assert fold(text) == "Ca va, 国家. " * 200_000
 
 
+def test_a_short_text_folds_as_the_same_characters_in_a_long_one() -> None:
+    from pipeline.engines.extractive.terms import SHORT_FOLD_CHARS, _FOLDS
+
+    folded = [chr(code) for code in _FOLDS] + ["\udce9", "𠀀", "a"]
+    long = fold("".join(folded))  # over SHORT_FOLD_CHARS: the table of code points
+    assert len(folded) > SHORT_FOLD_CHARS
+    assert [fold(char) for char in folded] == list(long)
+
+
 def test_characters_are_those_of_the_texts_beyond_the_basic_plane_and_badly_decoded() -> None:
     texts = ["國家 café", "", "\udce9 𠀀", "x" * 70_000 + "語"]  # the last longer than a block
     assert characters(texts) == set("".join(texts))

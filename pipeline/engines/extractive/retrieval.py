@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import functools
 import heapq
 import math
 import re
@@ -704,11 +705,11 @@ class _Scorer:
         self.negated = asks_negated(query.question)
         self.section = asks_for_section(query.question)
         self.chinese = is_chinese(query.question)
+        unasked = _unasked_han(query.question) if self.chinese else None
         self.restated = {
             sid
             for sid in counts
-            if not passages.is_label(sid)
-            and _restated(text[spans[sid][0] : spans[sid][1]], query, self.chinese)
+            if not passages.is_label(sid) and _restated(text, folded, spans[sid], query, unasked)
         }
         self.lent = _lent_to_subject(passages, self.restated, self.base, opens, self.chinese)
         kana = _KANA_CHAR.search(query.question)
@@ -935,19 +936,30 @@ def is_chinese(question: str) -> bool:
     return _HAN_CHAR.search(question) is not None and _KANA_CHAR.search(question) is None
 
 
-def _restated(sentence: str, query: Query, chinese: bool) -> bool:
-    """restates(), or for a Chinese question, every content character of `sentence` is one
-    of the question's: '孩子的屁股先露出，而膝蓋彎曲' for '若孩子出生時屁股先露出，而膝蓋彎曲，
-    稱為?', whose bigrams '子的' and '出，' straddle words the question splits otherwise."""
-    if restates(sentence, query.idf):
+def _restated(
+    text: str, folded: str, span: tuple[int, int], query: Query, unasked: re.Pattern[str] | None
+) -> bool:
+    """restates() of text[span], or for a Chinese question (`unasked` is its _unasked_han),
+    every content character of it is one of the question's: '孩子的屁股先露出，而膝蓋彎曲' for
+    '若孩子出生時屁股先露出，而膝蓋彎曲，稱為?', whose bigrams '子的' and '出，' straddle words
+    the question splits otherwise. `folded` is fold(text)."""
+    start, end = span
+    if restates(text[start:end], query.idf):
         return True
-    if not chinese:
+    # Searched in place: most sentences hold a character the question does not, early on.
+    if unasked is None or unasked.search(folded, start, end):
         return False
-    folded = fold(sentence)
-    chars = {c for c in _HAN_CHAR.findall(folded) if c not in FUNCTION_CHARS}
-    asked = set(fold(query.question))
-    words = [t for t in iter_tokens(folded) if not is_cjk_term(t)]
-    return len(chars) >= RESTATED_LEAST and chars <= asked and all(w in query.idf for w in words)
+    sentence = folded[start:end]
+    chars = {c for c in _HAN_CHAR.findall(sentence) if c not in FUNCTION_CHARS}
+    words = [t for t in iter_tokens(sentence) if not is_cjk_term(t)]
+    return len(chars) >= RESTATED_LEAST and all(w in query.idf for w in words)
+
+
+@functools.lru_cache(maxsize=16)
+def _unasked_han(question: str) -> re.Pattern[str]:
+    """An ideograph neither in the (folded) question nor a function character ('的')."""
+    allowed = "".join(re.escape(c) for c in sorted(set(fold(question)) | FUNCTION_CHARS))
+    return re.compile(f"(?![{allowed}])[{HAN}]")
 
 
 def restates(sentence: str, idf: dict[str, float]) -> bool:

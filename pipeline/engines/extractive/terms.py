@@ -109,6 +109,9 @@ _BMP = 0x10000
 _FOLD_TABLE = np.arange(_BMP, dtype=np.uint32)
 """Code point -> its fold, for the Basic Multilingual Plane (every folded character is in it)."""
 _FOLD_TABLE[list(_FOLDS)] = [ord(base) for base in _FOLDS.values()]
+SHORT_FOLD_CHARS = 128
+"""Longest text folded by str.translate: numpy's fixed cost per call (~10 us) is more than
+translate's per character below ~150 characters, as a sentence or a token is."""
 FOLD_BLOCK = 1 << 16
 """Characters folded at a time: 65,536 code points take 256 KB per array, so folding a
 10 MB text adds ~1.5 MB of temporaries, not the 4 bytes a character of a whole copy."""
@@ -124,6 +127,8 @@ def fold(text: str) -> str:
     """
     if text.isascii():
         return text
+    if len(text) <= SHORT_FOLD_CHARS:
+        return text.translate(_FOLDS)  # the same folds, code point -> character
     pieces: list[str] = []
     for start in range(0, len(text), FOLD_BLOCK):
         # surrogatepass: a lone surrogate (a file decoded with surrogateescape) stays as is.
