@@ -60,19 +60,27 @@ def command_entries(text: str, command: str) -> list[str]:
     Only these are laid out for the check, not the whole text: a man page's layout pass
     takes seconds at 10 MB, and an entry is told by its own lines and the ones inside it."""
     name = re.escape(command)
+    # The term line(s), then at least one deeper line: a line with none below it holds no
+    # entries (most lines that start with the name are prose).
+    deeper = r"\1[ \t]+\S[^\n]*(?:\n|\Z)"
     entry = re.compile(
         rf"([ \t]*){name}(?![\w-])[^\n]*(?:\n|\Z)(?:\1\S[^\n]*(?:\n|\Z)){{0,2}}"
-        rf"(?:[ \t]*\n|\1[ \t]+\S[^\n]*(?:\n|\Z))*"
+        rf"(?:[ \t]*\n)*{deeper}(?:[ \t]*\n|{deeper})*"
     )
     found = []
-    for match in re.finditer(rf"(?<![\w-]){name}(?![\w-])", text):
+    # The name alone, then the checks: a regex that starts with a lookbehind is not searched
+    # for its literal first, and is tried at every one of a long text's characters.
+    for match in re.finditer(rf"{name}(?![\w-])", text):
+        at = match.start()
+        if at and (text[at - 1].isalnum() or text[at - 1] in "_-"):
+            continue
         # Only so far back: on a text of one long line, every use would search all of it.
-        reach = max(0, match.start() - MOST_INDENT - 1)
-        line_start = text.rfind("\n", reach, match.start()) + 1
-        if (line_start == 0 and reach > 0) or text[line_start : match.start()].strip(" \t"):
+        reach = max(0, at - MOST_INDENT - 1)
+        line_start = text.rfind("\n", reach, at) + 1
+        if (line_start == 0 and reach > 0) or text[line_start:at].strip(" \t"):
             continue  # not the first word of its line
         stretch = entry.match(text, line_start)
-        if stretch is not None and stretch.end() > match.end():
+        if stretch is not None:
             found.append(stretch.group())
     return found
 
