@@ -226,3 +226,34 @@ def test_a_lead_in_reads_with_the_short_code_example_under_it() -> None:
         "Calling chars on a string returns its characters, and you can iterate over the result"
         ' to reach each one:\n```\nfor c in "hello".chars() {\n    println!("{c}");\n}\n```'
     )
+
+
+UNIT_SETTINGS = """UNIT.EXEC(5)                   unit.exec                   UNIT.EXEC(5)
+
+SANDBOXING
+       PrivateSpool=
+           Takes a boolean argument. If true, sets up a new file system
+           namespace for the executed processes and mounts a private spool
+           directory inside it that is not shared by processes outside of the
+           namespace. This is useful to secure access to spooled files of the
+           process, but makes sharing between processes via the spool
+           directory impossible. Defaults to false. Enabling this option may
+           delay the start of the unit when the spool directory is large.
+
+       KeepCache=
+           Takes a boolean argument. If true, the cache directory is kept when
+           the unit stops, so that the next start finds it warm and does not
+           rebuild it from the sources, which may take a long time on a large
+           installation. The directory is removed when the unit is removed,
+           whatever this setting says. Defaults to false.
+"""
+
+
+def test_a_terse_first_sentence_of_a_setting_is_shown_with_what_it_does() -> None:
+    result = _ask(UNIT_SETTINGS, "What does PrivateSpool= do?")
+    first = result.answer.split(" KeepCache=")[0]
+    assert first == (
+        "PrivateSpool=: Takes a boolean argument. If true, sets up a new file system namespace"
+        " for the executed processes and mounts a private spool directory inside it that is"
+        " not shared by processes outside of the namespace."
+    )

@@ -27,7 +27,7 @@ def test_fold_of_a_long_text_matches_character_by_character() -> None:
 
 
 def test_a_short_text_folds_as_the_same_characters_in_a_long_one() -> None:
-    from pipeline.engines.extractive.terms import SHORT_FOLD_CHARS, _FOLDS
+    from pipeline.engines.extractive.terms import _FOLDS, SHORT_FOLD_CHARS
 
     folded = [chr(code) for code in _FOLDS] + ["\udce9", "𠀀", "a"]
     long = fold("".join(folded))  # over SHORT_FOLD_CHARS: the table of code points

@@ -39,6 +39,9 @@ _RELEASE_HEADING = re.compile(r"\d+\.\d+|\b(?:19|20)\d\d\b")
 _PLAIN_SECOND = frozenset("definition description meaning explanation details".split())
 WHOLE_ITEM_CHARS = 400
 """An item up to this long is shown whole when one of its sentences is the answer."""
+TERSE_CHARS = 80
+"""A sentence of a long description shorter than this is shown with the next one: a
+setting's 'Takes a boolean argument.' names its type, and what it does comes after."""
 STEPS_MAX_CHARS = 1500
 """Most characters of a procedure (lead-in and steps) shown as one answer."""
 CACHED_CHARS = 200_000
@@ -230,6 +233,8 @@ class Passages:
             whole = self._read(paragraph.start, paragraph.end)
             if len(whole) <= WHOLE_ITEM_CHARS:  # a short description, whole
                 return Shown(paragraph.start, paragraph.end, f"{self.term_name(parent)}: {whole}")
+            if len(self._read(start, end)) < TERSE_CHARS and self._next_in_block(unit):
+                end = self.spans[unit + 1][1]  # 'Takes a boolean argument.' says little alone
             return Shown(start, end, f"{self.term_name(parent)}: {self._read(start, end)}")
         text = self._read(start, end)
         if self._leads_to_list(block, end):
@@ -237,6 +242,9 @@ class Passages:
             if steps is not None:
                 return steps
         return Shown(start, end, text)
+
+    def _next_in_block(self, unit: int) -> bool:
+        return unit + 1 < len(self.blocks) and self.blocks[unit + 1] == self.blocks[unit]
 
     def in_release(self, unit: int, shown: Shown) -> Shown:
         """`shown` after the nearest heading above it that names a release ('0.25.0 (11th
