@@ -162,3 +162,14 @@ def test_the_unit_bounds_of_a_long_text_are_its_passages(monkeypatch: pytest.Mon
     monkeypatch.setattr(passages, "CACHED_CHARS", 100)  # read as a document too long to cache
     starts, ends = passages.unit_bounds(text)
     assert list(zip(starts, ends, strict=True)) == spans
+
+
+def test_a_long_text_counts_its_cjk_characters_as_a_short_one_does() -> None:
+    from pipeline.text.tokens import TABLE_CHARS
+
+    piece = "Ça va?\u2010日本語のテキスト、한국어 \U00020000 \udce9 words\n"  # beyond the plane too
+    copies = 2 * TABLE_CHARS // len(piece) + 1
+    text = piece * copies  # over TABLE_CHARS: counted by the table
+    cjk = 3 + 5 + 3  # 日本語, のテキスト, 한국어: not the comma, nor the ideograph beyond the plane
+    assert count_tokens(piece) == cjk + -(-(len(piece) - cjk) // 4)
+    assert count_tokens(text) == cjk * copies + -(-(len(text) - cjk * copies) // 4)
