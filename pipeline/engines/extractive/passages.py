@@ -85,13 +85,12 @@ class Passages:
     @classmethod
     def _analysed(cls, text: str, page_starts: tuple[int, ...]) -> Passages:
         passages = cls(text, analyse(text, page_starts))
+        spans, blocks, first = passages.spans, passages.blocks, passages.first
         for index, block in enumerate(passages.structure):
-            passages.first.append(len(passages.spans))
-            for span in _units(text, block.kind, block.start, block.end):
-                passages.spans.append(span)
-                passages.blocks.append(index)
-            if passages.first[-1] == len(passages.spans):
-                passages.first[-1] = -1
+            units = _units(text, block.kind, block.start, block.end)
+            first.append(len(spans) if units else -1)
+            spans.extend(units)
+            blocks.extend([index] * len(units))
         return passages
 
     def unit_at(self, start: int) -> int:
@@ -110,13 +109,15 @@ class Passages:
         its list's lead-in or its section heading (the nearest of them); for a heading or
         term, itself (it is its own topic); -1 for none."""
         found: list[int] = []
+        kinds, last_block, label = self.kinds, -1, -1
         for unit, block in enumerate(self.blocks):
-            kind = self.structure.kind(block)
-            if kind in _LABELS:
+            if kinds[unit] in _LABELS:
                 found.append(unit)
                 continue
-            parent = self.structure.parent(block)
-            found.append(self._last_unit(parent) if parent >= 0 else -1)
+            if block != last_block:  # the units of one block share its label
+                parent = self.structure.parent(block)
+                last_block, label = block, self._last_unit(parent) if parent >= 0 else -1
+            found.append(label)
         return found
 
     @cached_property
@@ -166,8 +167,7 @@ class Passages:
         a row means what its header says ('| WARNING | 30 |' under '| Level | Numeric value |'
         is the numeric value of the WARNING level), so each inherits its parent's words."""
         pairs = []
-        for unit, block in enumerate(self.blocks):
-            kind = self.structure.kind(block)
+        for unit, (block, kind) in enumerate(zip(self.blocks, self.kinds, strict=True)):
             if kind not in (Kind.TERM, Kind.ROW):
                 continue
             parent = self.structure.parent(block)
