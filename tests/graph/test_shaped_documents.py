@@ -257,3 +257,31 @@ def test_a_terse_first_sentence_of_a_setting_is_shown_with_what_it_does() -> Non
         " for the executed processes and mounts a private spool directory inside it that is"
         " not shared by processes outside of the namespace."
     )
+
+
+GUIDE = """# The pantry guide
+
+Every kitchen keeps its pantry in order. The pantry is where dry goods wait to be cooked.
+
+## Pantry rules
+
+First, let's take a look at the pantry rules. Keep them in mind as you read the recipes:
+
+- Each jar carries a label with its filling date.
+- Flour is stored above the sugar shelf.
+- An opened bag is used within a month.
+
+## Shopping
+
+The shopping list is written every Friday and taken to the market on Saturday.
+"""
+
+
+def test_the_sentence_announcing_a_list_is_shown_with_the_list() -> None:
+    result = _ask(GUIDE, "What are the three pantry rules?")
+    assert result.answer.splitlines()[:4] == [
+        "First, let's take a look at the pantry rules. Keep them in mind as you read the recipes:",
+        "- Each jar carries a label with its filling date.",
+        "- Flour is stored above the sugar shelf.",
+        "- An opened bag is used within a month.",
+    ]

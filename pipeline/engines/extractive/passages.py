@@ -237,7 +237,7 @@ class Passages:
                 end = self.spans[unit + 1][1]  # 'Takes a boolean argument.' says little alone
             return Shown(start, end, f"{self.term_name(parent)}: {self._read(start, end)}")
         text = self._read(start, end)
-        if self._leads_to_list(block, end):
+        if self._leads_to_list(block, end) or self._announces_list(unit, block):
             steps = self.procedure(unit)
             if steps is not None:
                 return steps
@@ -283,11 +283,14 @@ class Passages:
             lines.append(
                 "  " * entry.level + self._item_text(entry.start, entry.end, item, keep=True)
             )
+        start = self._last_sentence(lead)[0]
+        if kind == Kind.PARAGRAPH and self.spans[unit][0] < start:  # the sentence before it
+            start = self.spans[unit][0]
+            lines[0] = self._read(start, self._last_sentence(lead)[1])
         text = "\n".join(lines)
         if len(text) > STEPS_MAX_CHARS:
             return None
-        first_span = self._last_sentence(lead)
-        return Shown(first_span[0], self.structure[items[-1]].end, text)
+        return Shown(start, self.structure[items[-1]].end, text)
 
     def term_name(self, block: int) -> str:
         """A term as a reader names it: its text, after its parent term's first word
@@ -482,6 +485,15 @@ class Passages:
 
     def _leads_to_list(self, block: int, end: int) -> bool:
         return self._ends_colon(block) and end == self.structure[block].end
+
+    def _announces_list(self, unit: int, block: int) -> bool:
+        """The unit is the sentence just before a lead-in's colon: 'First, let's look at the
+        ownership rules. Keep these rules in mind ...:' names what the list holds."""
+        return (
+            self._next_in_block(unit)
+            and self._last_unit(block) == unit + 1
+            and (self._ends_colon(block))
+        )
 
     def _under(self, block: int, lead: int) -> bool:
         """An item of the list that `lead` introduces, at any depth."""
