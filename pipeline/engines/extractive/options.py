@@ -67,12 +67,13 @@ def command_entries(text: str, command: str) -> list[str]:
         rf"([ \t]*){name}(?![\w-])[^\n]*(?:\n|\Z)(?:\1\S[^\n]*(?:\n|\Z)){{0,2}}"
         rf"(?:[ \t]*\n)*{deeper}(?:[ \t]*\n|{deeper})*"
     )
-    found = []
+    found: list[str] = []
+    taken = 0  # the end of the last stretch: one inside it is laid out with it already
     # The name alone, then the checks: a regex that starts with a lookbehind is not searched
     # for its literal first, and is tried at every one of a long text's characters.
     for match in re.finditer(rf"{name}(?![\w-])", text):
         at = match.start()
-        if at and (text[at - 1].isalnum() or text[at - 1] in "_-"):
+        if at < taken or (at and (text[at - 1].isalnum() or text[at - 1] in "_-")):
             continue
         # Only so far back: on a text of one long line, every use would search all of it.
         reach = max(0, at - MOST_INDENT - 1)
@@ -82,6 +83,7 @@ def command_entries(text: str, command: str) -> list[str]:
         stretch = entry.match(text, line_start)
         if stretch is not None:
             found.append(stretch.group())
+            taken = stretch.end()
     return found
 
 
