@@ -411,7 +411,8 @@ class Query:
 
 
 def build_query(question: str, texts: list[str], ids: list[str] | None = None) -> Query:
-    """IDF of the question's terms over all sentences of `texts`, and their mean length.
+    """IDF of the question's terms over all sentences of `texts`, and their mean length
+    (counted, or for a long text estimated: see usage.py).
 
     Sentences are the BM25 "documents": a term in 3 of 1,000 sentences gets
     idf = ln(1 + (1000 - 3 + 0.5) / (3 + 0.5)) = 5.66; one in 500 of them 0.69
