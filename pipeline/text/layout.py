@@ -132,8 +132,8 @@ class _Lines:
         self.text = text
         self.starts = array("q")  # 8 bytes a line, where a list of ints takes 40
         self.indents: list[int] = []
-        ends = array("q")
         if lean:
+            ends = array("q")
             offset = 0
             for line in _pieces(text):
                 self.starts.append(offset)

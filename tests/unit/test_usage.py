@@ -8,7 +8,6 @@ import pytest
 
 from pipeline.engines.extractive import passages, usage
 from pipeline.engines.extractive.retrieval import build_query
-from pipeline.engines.extractive.terms import query_terms
 from pipeline.text import layout
 from tests.support.shaped import LICENCE, MAN_PAGE, REPORT
 
@@ -53,8 +52,10 @@ def test_a_long_text_is_laid_out_only_in_samples(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(usage, "CACHED_CHARS", 10_000)
     monkeypatch.setattr(usage, "SAMPLE_CHARS", 2_000)
     monkeypatch.setattr(passages, "analyse", counting)
-    gathered = usage.gather(query_terms("What does the -e option do?"), [text], [])
+    gathered = usage.units_of(text)
     assert sum(laid_out) <= usage.SAMPLE_WINDOWS * 2_000 < len(text) / 4
-    exact = usage.gather(query_terms("What does the -e option do?"), [text[:9_000]], [])
+    exact = usage.units_of(text[:9_000])
     # The unit count scales with the text: 80 copies hold ~80 times what 9,000 characters do.
-    assert gathered.sentences == pytest.approx(exact.sentences * len(text) / 9_000, rel=0.25)
+    assert gathered.bounds is None  # estimated
+    assert exact.bounds is not None  # counted
+    assert gathered.count == pytest.approx(exact.count * len(text) / 9_000, rel=0.25)

@@ -283,10 +283,10 @@ class Passages:
             lines.append(
                 "  " * entry.level + self._item_text(entry.start, entry.end, item, keep=True)
             )
-        start = self._last_sentence(lead)[0]
+        start, lead_end = self._last_sentence(lead)
         if kind == Kind.PARAGRAPH and self.spans[unit][0] < start:  # the sentence before it
             start = self.spans[unit][0]
-            lines[0] = self._read(start, self._last_sentence(lead)[1])
+            lines[0] = self._read(start, lead_end)
         text = "\n".join(lines)
         if len(text) > STEPS_MAX_CHARS:
             return None
@@ -489,11 +489,7 @@ class Passages:
     def _announces_list(self, unit: int, block: int) -> bool:
         """The unit is the sentence just before a lead-in's colon: 'First, let's look at the
         ownership rules. Keep these rules in mind ...:' names what the list holds."""
-        return (
-            self._next_in_block(unit)
-            and self._last_unit(block) == unit + 1
-            and (self._ends_colon(block))
-        )
+        return self._last_unit(block) == unit + 1 and self._ends_colon(block)
 
     def _under(self, block: int, lead: int) -> bool:
         """An item of the list that `lead` introduces, at any depth."""

@@ -38,7 +38,7 @@ from pipeline.engines.extractive.terms import (
     tokens,
 )
 from pipeline.engines.extractive.units import FUNCTION_CHARS, Unit, coverage_units, covered
-from pipeline.engines.extractive.usage import gather
+from pipeline.engines.extractive.usage import gather, units_of
 from pipeline.text.scripts import HAN, HIRAGANA, KANA
 from pipeline.text.structure import Kind, Structure
 
@@ -428,7 +428,11 @@ def build_query(question: str, texts: list[str], ids: list[str] | None = None) -
     newest = _newest_releases(texts, structures, ids) if latest else {}
     if newest:  # 'What changed in the latest release?' of a changelog: which, not what in it
         terms = [t for t in terms if t not in _RELEASE_TERMS]
-    usage = gather(terms, texts, structures)
+    if structures:
+        units = [units_of(t, s) for t, s in zip(texts, structures, strict=True)]
+    else:
+        units = [units_of(text) for text in texts]  # counted once for both passes below
+    usage = gather(terms, texts, units)
     decisive = decide(question, terms, usage, texts, ids)
     # A misspelt name ('Ghandi') is searched as the documents spell it ('Gandhi').
     # ... and a name the documents write their own way ('LGPL') as they write it too.
@@ -437,7 +441,7 @@ def build_query(question: str, texts: list[str], ids: list[str] | None = None) -
     if spellings:
         terms = [t for t in terms if t not in decisive.variants]
         terms += [v for v in spellings if v not in terms]
-        usage = gather(terms, texts, structures)
+        usage = gather(terms, texts, units)
     unwritten = _unwritten(question, terms, usage, texts)
     if unwritten:
         decisive = dataclasses.replace(decisive, absent=[*decisive.absent, *unwritten])

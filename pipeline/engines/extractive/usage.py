@@ -21,6 +21,7 @@ import itertools
 import re
 from array import array
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 
 from pipeline.engines.extractive.decisive import Usage
 from pipeline.engines.extractive.passages import CACHED_CHARS, laid_out_bounds, unit_bounds
@@ -40,22 +41,41 @@ _CLOSING = frozenset(".!?。！？")
 _GOES_ON = frozenset(",;-")
 
 
-def gather(terms: list[str], texts: list[str], structures: list[Structure]) -> Usage:
-    """Per term: the units holding it and its mid-sentence uses, capitalized or not.
+@dataclass(frozen=True)
+class Units:
+    """A text's units as the IDF pass counts them: their number, total length and bounds,
+    or for a long text only its estimated number and length (no bounds). They do not
+    depend on the question's terms, so build_query reads them once for both its passes."""
 
-    `structures` are the texts' whole structures when the caller has them (then every
-    text is counted exactly), else empty."""
+    count: int
+    length: int
+    bounds: tuple[array[int], array[int]] | None = None
+
+
+def units_of(text: str, structure: Structure | None = None) -> Units:
+    """The units of `text`: counted if it is short or `structure` (its whole structure)
+    is given, else estimated from samples."""
+    if structure is None and len(text) > CACHED_CHARS:
+        return Units(*_sampled_units(text))
+    starts, ends = unit_bounds(text, structure)
+    return Units(len(starts), sum(ends) - sum(starts), (starts, ends))
+
+
+def gather(terms: list[str], texts: list[str], units: list[Units]) -> Usage:
+    """Per term: the units holding it and its mid-sentence uses, capitalized or not;
+    `units` are the texts' (units_of)."""
     finder = TermFinder(terms)
     usage = Usage()
     df: Counter[str] = Counter()
     mid: Counter[str] = Counter()
     capital: Counter[str] = Counter()
-    for index, text in enumerate(texts):
-        if structures or len(text) <= CACHED_CHARS:
-            bounds = unit_bounds(text, structures[index] if structures else None)
-            _count_exactly(finder, text, bounds, usage, df, mid, capital)
+    for text, counted in zip(texts, units, strict=True):
+        usage.sentences += counted.count
+        usage.length += counted.length
+        if counted.bounds is not None:
+            _count_exactly(finder, text, counted.bounds, df, mid, capital)
         else:
-            _estimate(finder, text, usage, df, mid, capital)
+            _estimate(finder, text, df, mid, capital)
     usage.df, usage.mid, usage.capital = dict(df), dict(mid), dict(capital)
     return usage
 
@@ -64,14 +84,11 @@ def _count_exactly(
     finder: TermFinder,
     text: str,
     bounds: tuple[array[int], array[int]],
-    usage: Usage,
     df: Counter[str],
     mid: Counter[str],
     capital: Counter[str],
 ) -> None:
     starts, ends = bounds
-    usage.sentences += len(starts)
-    usage.length += sum(ends) - sum(starts)
     seen: set[tuple[int, str]] = set()
     for position, term in finder.find_unfolded(text):
         seen.add((bisect.bisect_right(ends, position), term))
@@ -83,16 +100,8 @@ def _count_exactly(
 
 
 def _estimate(
-    finder: TermFinder,
-    text: str,
-    usage: Usage,
-    df: Counter[str],
-    mid: Counter[str],
-    capital: Counter[str],
+    finder: TermFinder, text: str, df: Counter[str], mid: Counter[str], capital: Counter[str]
 ) -> None:
-    units, length = _sampled_units(text)
-    usage.sentences += units
-    usage.length += length
     uses: defaultdict[str, list[int]] = defaultdict(list)
     for position, term in finder.find_unfolded(text):
         uses[term].append(position)
