@@ -343,6 +343,13 @@ class _Table:
         self.rows = 0  # rows written
 
 
+def _frames_only(table: _Table) -> bool:
+    """The table has written no row and its open row no cell, and its open cell holds no
+    text yet."""
+    blank = table.cell is None or not "".join(table.cell).strip()
+    return table.rows == 0 and not table.cells and blank
+
+
 class _Markdown:
     """The page's text, written as Markdown block by block (see the module docstring)."""
 
@@ -372,6 +379,12 @@ class _Markdown:
             return  # inline (<a>, <code>, <span>): its text runs on in the line
         table = self._tables[-1] if self._tables else None
         outermost = table is not None and len(self._tables) == 1
+        if tag == "pre" and outermost and table is not None and _frames_only(table):
+            # A table whose first cell opens with preformatted text frames it (DocBook's
+            # program listings, shaded boxes): its lines are the content, not one cell to
+            # run together. The rest of the table reads as blocks.
+            self._tables.pop()
+            table, outermost = None, False
         if (outermost or tag == "table") and self._table_start(tag):
             return
         if table is not None and table.cell is not None:

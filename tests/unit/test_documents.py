@@ -288,3 +288,33 @@ def test_a_pdf_larger_than_a_pipe_buffer_loads() -> None:
     loaded = from_bytes(raw, "big.pdf", Settings(load_timeout_s=30))
     assert len(loaded.page_starts) == 600
     assert loaded.text.startswith(line)
+
+
+def test_a_table_that_frames_preformatted_text_keeps_its_lines() -> None:
+    # DocBook puts a program listing in a one-cell shaded table.
+    page = (
+        "<p>Each font has these properties:</p>"
+        '<table border="0" bgcolor="#E0E0E0"><tr><td><pre class="programlisting">'
+        "  Property   Type    Description\n"
+        "  family     String  Font family names\n"
+        "  antialias  Bool    Whether glyphs can be antialiased\n"
+        "</pre></td></tr></table><p>Some properties are used for matching.</p>"
+    )
+    lines = html_text(page).splitlines()
+    assert "  antialias  Bool    Whether glyphs can be antialiased" in lines
+    assert "Some properties are used for matching." in lines
+    assert not any(line.startswith("|") for line in lines)
+    result = ask({"id": "fonts.html", "text": html_text(page)}, "What does antialias do?")
+    assert "antialias  Bool    Whether glyphs can be antialiased" in result.answer
+
+
+def test_a_data_table_with_code_in_a_later_cell_stays_a_table() -> None:
+    page = (
+        "<table><tr><th>Option</th><th>Example</th></tr>"
+        "<tr><td>verbose</td><td><pre>run -v</pre></td></tr></table>"
+    )
+    assert html_text(page).splitlines()[:3] == [
+        "| Option | Example |",
+        "|---|---|",
+        "| verbose | run -v |",
+    ]
