@@ -203,6 +203,27 @@ def test_a_lead_in_reads_with_the_command_it_introduces() -> None:
     )
 
 
+MAN_PAGE_WITH_EXAMPLE = """SEEK(1)              General Commands Manual              SEEK(1)
+
+ACTIONS
+       -skip  True; if the file is a folder, do not enter it.  If -deep is
+              given, -skip has no effect.  For example, to leave out the folder
+              build and everything under it, and list the other files, write:
+                  seek . -path ./build -skip -o -list
+
+       -stop  Exit at once, with status zero if no errors have occurred.
+"""
+
+
+def test_an_entry_whose_description_ends_in_a_lead_in_reads_with_its_command() -> None:
+    result = _ask(MAN_PAGE_WITH_EXAMPLE, "What does the -skip action do?")
+    assert result.answer.startswith("-skip: True; if the file is a folder, do not enter it.")
+    assert "and list the other files, write: `seek . -path ./build -skip -o -list`" in (
+        result.answer
+    )
+    assert result.citations[0].quote.rstrip().endswith("-o -list")
+
+
 GUIDE_WITH_EXAMPLE = """# Strings
 
 ## Iterating

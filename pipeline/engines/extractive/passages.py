@@ -232,7 +232,8 @@ class Passages:
             paragraph = self.structure[block]
             whole = self._read(paragraph.start, paragraph.end)
             if len(whole) <= WHOLE_ITEM_CHARS:  # a short description, whole
-                return Shown(paragraph.start, paragraph.end, f"{self.term_name(parent)}: {whole}")
+                text, end = self._then_command(block, whole, paragraph.end)
+                return Shown(paragraph.start, end, f"{self.term_name(parent)}: {text}")
             if len(self._read(start, end)) < TERSE_CHARS and self._next_in_block(unit):
                 end = self.spans[unit + 1][1]  # 'Takes a boolean argument.' says little alone
             return Shown(start, end, f"{self.term_name(parent)}: {self._read(start, end)}")
@@ -242,6 +243,15 @@ class Passages:
             if steps is not None:
                 return steps
         return Shown(start, end, text)
+
+    def _then_command(self, block: int, text: str, end: int) -> tuple[str, int]:
+        """`text` (block's reading, up to `end`) with the command line its closing lead-in
+        introduces: find(1)'s -prune description ends 'do something like this:' above
+        the indented 'find . -path ./src/emacs -prune -o -print', which says the rest."""
+        parts = self._command_parts(block + 1)
+        if parts is None or len(parts) != 2 or parts[0] != self._last_unit(block):
+            return text, end
+        return f"{text} `{self._command_line(block + 1)}`", self.structure[block + 1].end
 
     def _next_in_block(self, unit: int) -> bool:
         return unit + 1 < len(self.blocks) and self.blocks[unit + 1] == self.blocks[unit]
