@@ -248,8 +248,8 @@ class Passages:
         """`text` (block's reading, up to `end`) with the command line its closing lead-in
         introduces: find(1)'s -prune description ends 'do something like this:' above
         the indented 'find . -path ./src/emacs -prune -o -print', which says the rest."""
-        parts = self._command_parts(block + 1)
-        if parts is None or len(parts) != 2 or parts[0] != self._last_unit(block):
+        parts = self._command_parts(block + 1)  # its lead is always block's last unit
+        if parts is None or len(parts) != 2:
             return text, end
         return f"{text} `{self._command_line(block + 1)}`", self.structure[block + 1].end
 
