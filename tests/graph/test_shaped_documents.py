@@ -224,6 +224,40 @@ def test_an_entry_whose_description_ends_in_a_lead_in_reads_with_its_command() -
     assert result.citations[0].quote.rstrip().endswith("-o -list")
 
 
+MAN_PAGE_ACTIONS = """SEEK(1)              General Commands Manual              SEEK(1)
+
+DESCRIPTION
+       seek walks the folders it is given and tests every file it meets.  Take
+       care with -remove: seek removes the files it finds as soon as they match,
+       so a test placed after it never sees them.
+
+ACTIONS
+       -list  True; print the file's name, then a newline.
+
+       -remove
+              Remove the file; true if removal succeeded.  A folder is removed
+              only when it is empty.
+
+       -stop  Exit at once, with status zero if no errors have occurred.
+
+MESSAGES
+       removing-files
+              Removing files: shown before a file is removed.
+"""
+
+
+def test_a_how_to_question_gets_the_entry_whose_description_does_it() -> None:
+    # The warning names more of the question; the entry says how to do it.
+    result = _ask(MAN_PAGE_ACTIONS, "How do I remove the files that seek finds?")
+    assert result.answer.startswith("-remove: Remove the file; true if removal succeeded.")
+
+
+def test_a_description_naming_the_activity_is_not_the_entry_that_does_it() -> None:
+    # 'Removing files: ...' is a message's name, shorter than the entry that removes.
+    result = _ask(MAN_PAGE_ACTIONS, "How do I remove files?")
+    assert result.answer.startswith("-remove: Remove the file; true if removal succeeded.")
+
+
 GUIDE_WITH_EXAMPLE = """# Strings
 
 ## Iterating

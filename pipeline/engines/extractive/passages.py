@@ -153,6 +153,15 @@ class Passages:
         named = set(entry_names(self.text[start:end]))
         return any(is_literal(t) and t[len(LITERAL) :] in named for t in terms)
 
+    def opens_description(self, unit: int) -> bool:
+        """The unit is the first of a term's description ('Delete files; ...' under
+        '-delete'), which says what the entry does."""
+        block = self.blocks[unit]
+        if self.first[block] != unit:
+            return False
+        parent = self.structure.parent(block)
+        return parent >= 0 and self.structure.kind(parent) == Kind.TERM
+
     def is_heading(self, unit: int) -> bool:
         return self.kinds[unit] == Kind.HEADING
 

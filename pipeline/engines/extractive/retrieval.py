@@ -35,6 +35,7 @@ from pipeline.engines.extractive.terms import (
     iter_tokens,
     lone_stems,
     query_terms,
+    stem,
     tokens,
 )
 from pipeline.engines.extractive.units import FUNCTION_CHARS, Unit, coverage_units, covered
@@ -322,6 +323,29 @@ def defines(sentence: str, subject: list[str]) -> bool:
 
 
 _ARTICLES = frozenset({"a", "an", "the"})
+
+
+# "How do I delete the files it finds?", "How can you quickly list ...", "how to extract":
+# the verb the question asks how to do.
+_HOW_TO = re.compile(
+    r"\bhow\s+(?:to|(?:do|can|could|should|would)\s+(?:i|you|we|one))\s+(?:\w+ly\s+)?"
+    r"(?P<verb>[a-z]+)",
+    re.IGNORECASE,
+)
+_OPENING_WORD = re.compile(r"[A-Za-z]+")
+ACTION_BOOST = 1.0
+"""Score bonus (x2) for a term's description that opens with the verb a how-to question
+asks for: 'How do I delete the files that find finds?' wants '-delete  Delete files; ...',
+not the warning elsewhere that names deleting too."""
+
+
+def asked_action(question: str) -> str | None:
+    """The index term of the verb a how-to question asks how to do ('How do I delete the
+    files?' -> 'delet'); None for other questions."""
+    match = _HOW_TO.search(question)
+    if match is None:
+        return None
+    return next(iter_tokens(match.group("verb")), None)
 
 
 # "What was not founded in 1870?", "Who never returned?": the question asks about a negation.
@@ -707,6 +731,7 @@ class _Scorer:
         self.heading = passages.labels
         self.what_is = asks_what_is(query.question)
         self.subject = defined_terms(query.question)
+        self.action = asked_action(query.question)
         self.negated = asks_negated(query.question)
         self.section = asks_for_section(query.question)
         self.chinese = is_chinese(query.question)
@@ -724,7 +749,11 @@ class _Scorer:
     def most_boost(self) -> dict[Kind, float]:
         """Per kind of unit, the most `finish` may multiply a score by (RESTATED and
         LACKING_NAME only lower it)."""
-        plain = 1 + DEFINITION_BOOST if self.subject else 1 + TYPE_BOOST if self.query.kind else 1.0
+        plain = 1 + TYPE_BOOST if self.query.kind else 1.0
+        if self.subject:
+            plain = max(plain, 1 + DEFINITION_BOOST)
+        if self.action:
+            plain = max(plain, 1 + ACTION_BOOST)
         most = dict.fromkeys(Kind, plain)
         most[Kind.TERM] = 1 + DEFINITION_BOOST if self.what_is else HEADING_WEIGHT
         most[Kind.HEADING] = 1 + TYPE_BOOST if self.section else HEADING_WEIGHT
@@ -868,6 +897,8 @@ class _Scorer:
             score *= 1 + DEFINITION_BOOST  # the entry the question names: what it defines
         elif self.section and passages.is_heading(sid):
             score *= 1 + TYPE_BOOST  # the section's heading is what the question asks for
+        elif self.action and passages.opens_description(sid) and self._does_action(sentence):
+            score *= 1 + ACTION_BOOST  # the entry whose description does what is asked
         elif passages.is_label(sid):
             score *= HEADING_WEIGHT
         elif query.kind and _has_answer_type(sentence, query):
@@ -878,6 +909,15 @@ class _Scorer:
         if lacking:  # about something else than the question names, most likely
             score *= LACKING_NAME
         return Hit(start, end, score, first.coverage, tuple(self.words[i] for i in lacking))
+
+    def _does_action(self, sentence: str) -> bool:
+        """The sentence opens with the asked verb, as a command or a statement ('Delete
+        files; true if removal succeeded.', 'Deletes files'), not as the name of an
+        activity: tar's '"Extracting contiguous files as regular files"' is a message."""
+        opening = _OPENING_WORD.match(sentence)
+        if opening is None or opening.group().lower().endswith(("ing", "ed")):
+            return False
+        return stem(opening.group().lower()) == self.action
 
 
 def _lent_to_subject(
