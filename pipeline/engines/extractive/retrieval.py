@@ -756,7 +756,10 @@ class _Scorer:
             plain = max(plain, 1 + ACTION_BOOST)
         most = dict.fromkeys(Kind, plain)
         most[Kind.TERM] = 1 + DEFINITION_BOOST if self.what_is else HEADING_WEIGHT
-        most[Kind.HEADING] = 1 + TYPE_BOOST if self.section else HEADING_WEIGHT
+        most[Kind.HEADING] = max(
+            1 + TYPE_BOOST if self.section else HEADING_WEIGHT,
+            1 + DEFINITION_BOOST if self.what_is else HEADING_WEIGHT,
+        )
         return most
 
     def candidates(self) -> list[int]:
@@ -895,6 +898,8 @@ class _Scorer:
             score *= 1 + DEFINITION_BOOST  # the sentence defining what the question asks about
         elif self.what_is and passages.is_term(sid) and passages.names(sid, query.idf):
             score *= 1 + DEFINITION_BOOST  # the entry the question names: what it defines
+        elif self.what_is and passages.is_heading(sid) and passages.names(sid, query.idf):
+            score *= 1 + DEFINITION_BOOST  # '## opt-level' reads as its section's opening
         elif self.section and passages.is_heading(sid):
             score *= 1 + TYPE_BOOST  # the section's heading is what the question asks for
         elif self.action and passages.opens_description(sid) and self._does_action(sentence):
