@@ -4,6 +4,9 @@ One pass over the lines, each line looked at with the one after it:
 
 - Markdown: `#` headings and underlined ones, fenced code, `-`/`*`/`1.` items, pipe tables
   (a `|---|` rule marks the row above it as the header).
+- reStructuredText: titles underlined with any punctuation (levels in the order the text
+  first uses them, after Markdown's `=` and `-`), code under `.. code-block::` or after a
+  paragraph ending `::`; other directive lines make no block.
 - Man pages and other hard-wrapped text: a term followed by an indented description is a
   definition entry, whether the description starts on the term's line after a gap
   (`-e      Exit immediately if ...`) or on the next, deeper line (`HISTSIZE` / `   The
@@ -35,6 +38,9 @@ from pipeline.text.structure import Kind, Structure
 _FENCE = re.compile(r" *(`{3,}|~{3,})")
 _ATX = re.compile(r" {0,3}(#{1,6})(?:[ \t]|$)")
 _SETEXT = re.compile(r" {0,3}(?:={2,}|-{2,})[ \t]*$")
+# reStructuredText's other underlines ('Main Interface' / '^^^^^^^^^^^^^^'): one punctuation
+# character repeated at least as long as the title ('`' is left out: '```' opens code).
+_ADORNMENT = re.compile(r" {0,3}([~^\"':+*#_<>.])\1{2,}[ \t]*$")
 _OUTLINE = re.compile(r"(\*{1,6}) \S")
 _TABLE_RULE = re.compile(r" *\|?(?:[ \t]*:?-{2,}:?[ \t]*\|)+(?:[ \t]*:?-{2,}:?[ \t]*)?$")
 # A list marker: a bullet, a number or letter with '.' or ')', or one in brackets; then space.
@@ -54,6 +60,9 @@ _CLOSING = frozenset(".,;:!?。！？、")
 # A sentence that ends inside a line and another that starts after it: no heading's shape.
 _SENTENCE_INSIDE = re.compile(r"[a-z]{2}[.!?] +[A-Z][a-z]")
 _PAGE_NUMBER = re.compile(r"\W{0,3}(?:\d{1,4}|[ivxlc]{1,7})\W{0,3}")
+# A reStructuredText directive ('.. code-block:: python', '.. note::'): markup, not a title;
+# the code ones introduce an indented block of code.
+_DIRECTIVE = re.compile(r" *\.\. (?:(?P<code>code-block|code|sourcecode)|[\w:-]+)::")
 _HTML_BLOCK = re.compile(r" {0,3}<(?:/?[a-zA-Z][\w-]*(?:[\s/>]|$)|!--)")
 # A man page's first and last lines: 'BASH(1)   General Commands Manual   BASH(1)'.
 _MAN_TITLE = re.compile(r"\S.*\S {3,}\S.* {3,}[\w.-]+\(\w+\)")
@@ -205,6 +214,7 @@ class _Analyser:
         self.terms: list[_Term] = []
         self.items: list[_Item] = []
         self.last = -1  # the last block added
+        self.adornments: dict[str, int] = {}  # reStructuredText underline -> heading level
 
     def run(self) -> Structure:
         i = 0
@@ -250,7 +260,10 @@ class _Analyser:
         if i in self.furniture:
             self.last = self.out.add(Kind.FURNITURE, *ln.span(i, i), 0, -1)
             return i + 1
-        first = line[indent]  # most lines open with a letter, which rules out the next three
+        first = line[indent]  # most lines open with a letter, which rules out the next four
+        directive = _DIRECTIVE.match(line) if first == "." else None
+        if directive:  # no block of its own: what it introduces follows what led to it
+            return self._literal(i + 1, indent) if directive.group("code") else i + 1
         fence = _FENCE.match(line) if first in "`~" else None
         if fence:
             return self._code(i, fence.group(1))
@@ -266,9 +279,11 @@ class _Analyser:
         marker = self._marker(i) if _may_open(line, indent) else None
         if marker and not self._numbered_heading(i) and not _TERM_MARKER.match(line):
             return self._item(i)
-        if indent <= 3 and not ln.blank(i + 1) and _SETEXT.match(ln.lines[i + 1]):
-            self._heading(i, i, 1 if "=" in ln.lines[i + 1] else 2)
-            return i + 2
+        if indent <= 3 and not ln.blank(i + 1):
+            level = self._underline_level(i)
+            if level:
+                self._heading(i, i, level)
+                return i + 2
         centred = self._centred_run(i)
         if centred > i:
             return self._heading(i, centred - 1, 1)
@@ -287,9 +302,24 @@ class _Analyser:
             level = self._heading_level(i)
             if level:
                 return self._heading(i, i, level)
-        return self._paragraph(i)
+        j = self._paragraph(i)
+        if ln.text.endswith("::", 0, self.out[self.last].end):
+            return self._literal(j, indent)  # reStructuredText's 'For example::'
+        return j
 
     # -- headings --------------------------------------------------------------------------
+
+    def _underline_level(self, i: int) -> int:
+        """The level of the heading on line i if the next line underlines it, else 0:
+        Markdown's '=' is 1 and '-' 2; reStructuredText's other characters come after, in
+        the order the text first uses them (its sections nest by that order)."""
+        underline = self.l.lines[i + 1]
+        if _SETEXT.match(underline):
+            return 1 if "=" in underline else 2
+        adornment = _ADORNMENT.match(underline)
+        if adornment is None or len(underline.strip()) < len(self.l.content(i)):
+            return 0
+        return self.adornments.setdefault(adornment.group(1), 3 + len(self.adornments))
 
     def _heading(self, first: int, last: int, level: int) -> int:
         while self.headings and self.headings[-1][0] >= level:
@@ -576,6 +606,25 @@ class _Analyser:
             j += 1
         last = min(j, ln.count - 1)
         self._add(Kind.CODE, i, last, 0, context)
+        return last + 1
+
+    def _literal(self, i: int, indent: int) -> int:
+        """The code block indented deeper than `indent` from line i on (after blank lines
+        and a directive's ':option:' lines), if any; returns the line after it."""
+        ln = self.l
+        j = i
+        while j < ln.count and (ln.blank(j) or ln.content(j).startswith(":")):
+            if not ln.blank(j) and ln.indents[j] <= indent:
+                return i
+            j += 1
+        if j >= ln.count or ln.indents[j] <= indent:
+            return i
+        last = j
+        k = j
+        while k < ln.count and (ln.blank(k) or ln.indents[k] > indent):
+            last = k if not ln.blank(k) else last
+            k += 1
+        self._add(Kind.CODE, j, last, 0, self._context(indent))
         return last + 1
 
     # -- paragraphs ------------------------------------------------------------------------

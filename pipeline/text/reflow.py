@@ -15,6 +15,10 @@ _SOFT_BREAK = re.compile(r"(?<=\w)[\u2010\u00ad]\n[ \t>]*(?=\w)")
 _HARD_BREAK = re.compile(r"(\w+)-\n[ \t>]*([a-z]\w*)")
 _NEWLINE = re.compile(r"[ \t]*\n[ \t]*(?:>[ \t]?)?")
 _SPACES = re.compile(r"[ \t\u00a0]{2,}")
+# reStructuredText's inline markup, read as a reader of the rendered page sees it: ``code``
+# as `code`, a link `Hg issue 12 <https://...>`_ as its words.
+_RST_LITERAL = re.compile(r"``([^`\n]+?)``")
+_RST_LINK = re.compile(r"`([^`<>]+?)\s+<[^<>\s]+>`__?")
 
 Known = Callable[[str], bool]
 """Whether a word occurs in the document: decides 'manip-' / 'ulation' -> 'manipulation'."""
@@ -30,6 +34,8 @@ def reflow(text: str, known: Known | None = None) -> str:
     if "-\n" in text:
         text = _HARD_BREAK.sub(lambda m: _join(m, known), text)
     text = _NEWLINE.sub(" ", text)
+    if "`" in text:
+        text = _RST_LINK.sub(r"\1", _RST_LITERAL.sub(r"`\1`", text))
     return _SPACES.sub(" ", text).strip()
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pipeline import AskResult, ask
-from tests.support.shaped import LICENCE, MAN_PAGE, REPORT
+from tests.support.shaped import LICENCE, MAN_PAGE, REPORT, RST_README
 
 
 def _ask(text: str, question: str) -> AskResult:
@@ -370,3 +370,18 @@ def test_the_sentence_announcing_a_list_is_shown_with_the_list() -> None:
         "- Flour is stored above the sugar shelf.",
         "- An opened bag is used within a month.",
     ]
+
+
+def test_a_rst_literal_block_reads_with_its_lead_in() -> None:
+    result = _ask(RST_README, "How do I install quickmock?")
+    assert result.answer.startswith("Install it with pip: `pip install quickmock`")
+
+
+def test_a_rst_directive_is_not_read_as_text() -> None:
+    result = _ask(RST_README, "When does the mock stop?")
+    assert result.answer.startswith("The mock stops when the block ends.")
+
+
+def test_rst_inline_markup_reads_as_the_rendered_page() -> None:
+    result = _ask(RST_README, "How do I forget every response?")
+    assert "Call `mock.reset()` to forget every response, as the guide shows." in result.answer

@@ -74,6 +74,42 @@ The unit has a web interface.
 """A Markdown report: a table with its header row, a procedure, bullets, a repeated sentence."""
 
 
+RST_README = """Quickmock
+=========
+
+Installing
+----------
+
+Install it with pip::
+
+    pip install quickmock
+
+Usage
+-----
+
+Context manager
+^^^^^^^^^^^^^^^
+
+Instead of a decorator you can use a context manager.
+
+.. code-block:: python
+
+    # Start the mock for one block
+    with quickmock.on() as mock:
+        mock.add("GET", "/")
+
+.. note::
+
+    The mock stops when the block ends.
+
+Callbacks
+^^^^^^^^^
+
+A callback builds each response. Call ``mock.reset()`` to forget every response, as
+`the guide <https://example.org/guide>`_ shows.
+"""
+"""A reStructuredText README: underlined headings of three levels, literal blocks."""
+
 HTML_REFERENCE = """<!DOCTYPE html>
 <html><head><title>Pumpkit reference</title><style>dt { font-weight: bold; }</style></head>
 <body>

@@ -7,7 +7,7 @@ import pytest
 from pipeline.text.layout import analyse
 from pipeline.text.reflow import known_in, reflow
 from pipeline.text.structure import Kind, Structure
-from tests.support.shaped import LICENCE, MAN_PAGE, REPORT
+from tests.support.shaped import LICENCE, MAN_PAGE, REPORT, RST_README
 
 
 def _blocks(text: str, structure: Structure) -> list[tuple[str, str]]:
@@ -53,6 +53,28 @@ def test_licence_titles_are_headings_and_wrapped_paragraphs_are_one_block() -> N
     paragraph = _find(LICENCE, s, Kind.PARAGRAPH, "You may convey verbatim")
     assert LICENCE[s[paragraph].start : s[paragraph].end].endswith("Program.")
     assert s.parent(paragraph) == _find(LICENCE, s, Kind.HEADING, "1. Conveying")
+
+
+def test_rst_underlines_are_headings_nested_in_the_order_the_text_uses_them() -> None:
+    s = analyse(RST_README)
+    usage = _find(RST_README, s, Kind.HEADING, "Usage")
+    context = _find(RST_README, s, Kind.HEADING, "Context manager")
+    callbacks = _find(RST_README, s, Kind.HEADING, "Callbacks")
+    assert s.parent(usage) == _find(RST_README, s, Kind.HEADING, "Quickmock")
+    assert s.parent(context) == usage
+    assert s.parent(callbacks) == usage
+    assert s.parent(_find(RST_README, s, Kind.PARAGRAPH, "A callback")) == callbacks
+    assert not any("^^^" in RST_README[b.start : b.end] for b in s)
+
+
+def test_rst_code_blocks_are_code_and_directives_are_no_blocks() -> None:
+    s = analyse(RST_README)
+    blocks = _blocks(RST_README, s)
+    assert ("CODE", "pip install quickmock") in blocks  # after 'with pip::'
+    code = _find(RST_README, s, Kind.CODE, "# Start the mock")
+    assert RST_README[s[code].start : s[code].end].endswith('mock.add("GET", "/")')
+    assert not any(text.startswith("..") for _, text in blocks)
+    assert ("PARAGRAPH", "The mock stops when the block ends.") in blocks
 
 
 def test_markdown_table_rows_point_at_their_header_row() -> None:

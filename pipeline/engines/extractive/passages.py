@@ -363,13 +363,19 @@ class Passages:
             if parts is not None and unit in parts:
                 lead, rest = parts[0], parts[-1] if len(parts) == 3 else -1
                 line = self._command_line(command)
-                text = f"{self._read(*self.spans[lead])} `{line}`"
+                text = f"{self._read_lead(lead)} `{line}`"
                 end = self.structure[command].end
                 if rest >= 0:
                     text += f" {self._read(*self.spans[rest])}"
                     end = self.spans[rest][1]
                 return Shown(self.spans[lead][0], end, text)
         return None
+
+    def _read_lead(self, unit: int) -> str:
+        """A lead-in's reading: reStructuredText's 'Install it with pip::' before its
+        literal block reads 'Install it with pip:'."""
+        text = self._read(*self.spans[unit])
+        return text[:-1] if text.endswith("::") else text
 
     def _command_parts(self, block: int) -> tuple[int, ...] | None:
         """(lead, command, rest) units when `block` is a command line between a sentence it
@@ -408,7 +414,7 @@ class Passages:
             body = self._code(item.start, item.end)
             if body.count("\n") - 1 > EXAMPLE_MAX_LINES:
                 return None
-            return Shown(self.spans[lead][0], item.end, f"{self._read(*self.spans[lead])}\n{body}")
+            return Shown(self.spans[lead][0], item.end, f"{self._read_lead(lead)}\n{body}")
         return None
 
     def _lead_before(self, block: int) -> int:
