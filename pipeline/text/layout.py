@@ -62,7 +62,7 @@ _SENTENCE_INSIDE = re.compile(r"[a-z]{2}[.!?] +[A-Z][a-z]")
 _PAGE_NUMBER = re.compile(r"\W{0,3}(?:\d{1,4}|[ivxlc]{1,7})\W{0,3}")
 # A reStructuredText directive ('.. code-block:: python', '.. note::'): markup, not a title;
 # the code ones introduce an indented block of code.
-_DIRECTIVE = re.compile(r" *\.\. (?:(?P<code>code-block|code|sourcecode)|[\w:-]+)::")
+_DIRECTIVE = re.compile(r" *\.\.[ \t]+(?:(?P<code>code-block|code|sourcecode)|[\w:-]+)::")
 _HTML_BLOCK = re.compile(r" {0,3}<(?:/?[a-zA-Z][\w-]*(?:[\s/>]|$)|!--)")
 # A man page's first and last lines: 'BASH(1)   General Commands Manual   BASH(1)'.
 _MAN_TITLE = re.compile(r"\S.*\S {3,}\S.* {3,}[\w.-]+\(\w+\)")
@@ -263,7 +263,7 @@ class _Analyser:
         first = line[indent]  # most lines open with a letter, which rules out the next four
         directive = _DIRECTIVE.match(line) if first == "." else None
         if directive:  # no block of its own: what it introduces follows what led to it
-            return self._literal(i + 1, indent) if directive.group("code") else i + 1
+            return self._literal(i + 1, indent) if directive.group("code") else self._options(i)
         fence = _FENCE.match(line) if first in "`~" else None
         if fence:
             return self._code(i, fence.group(1))
@@ -368,8 +368,8 @@ class _Analyser:
         if _SENTENCE_INSIDE.search(content):
             return 0  # 'APT uses CMake. To start building, you need to run' goes on below
         following = self._next_text(i)
-        if following < 0 or not any(ch.isalpha() for ch in content):
-            return 0
+        if following < 0 or not any(ch.isalpha() for ch in content) or content[0] == "`":
+            return 0  # '``pip install responses``' alone is code, not a title
         centred = ln.indents[i] >= CENTRED_INDENT and ln.indents[i] >= ln.indents[following] + 4
         if ln.indents[i] > ln.indents[following] and not centred:
             return 0
@@ -607,6 +607,15 @@ class _Analyser:
         last = min(j, ln.count - 1)
         self._add(Kind.CODE, i, last, 0, context)
         return last + 1
+
+    def _options(self, i: int) -> int:
+        """The line after directive i's indented ':option: value' lines ('.. image::' and
+        its ':target: https://...'): markup, no block either."""
+        ln = self.l
+        j = i + 1
+        while j < ln.count and ln.indents[j] > ln.indents[i] and ln.content(j).startswith(":"):
+            j += 1
+        return j
 
     def _literal(self, i: int, indent: int) -> int:
         """The code block indented deeper than `indent` from line i on (after blank lines

@@ -54,6 +54,7 @@ SHAPE_OF = {
     "axios-README.md": "markdown",
     "bzip2.1.txt": "man page",
     "LGPL-3.txt": "licence",
+    "responses-README.rst": "rst",
 }
 QUESTION_SETS = {"main": "questions.jsonl", "fresh": "questions-fresh.jsonl"}
 """main: the set the engine was worked on; fresh: questions written afterwards on other

@@ -377,6 +377,11 @@ def test_a_rst_literal_block_reads_with_its_lead_in() -> None:
     assert result.answer.startswith("Install it with pip: `pip install quickmock`")
 
 
+def test_a_how_to_question_gets_the_section_its_heading_names() -> None:
+    result = _ask(RST_README, "How do I upgrade quickmock?")
+    assert result.answer.startswith("Upgrading: `pip install -U quickmock`")
+
+
 def test_a_rst_directive_is_not_read_as_text() -> None:
     result = _ask(RST_README, "When does the mock stop?")
     assert result.answer.startswith("The mock stops when the block ends.")

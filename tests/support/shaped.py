@@ -77,12 +77,22 @@ The unit has a web interface.
 RST_README = """Quickmock
 =========
 
+.. image:: https://img.example.org/quickmock.svg
+    :target: https://example.org/quickmock/
+
+Quickmock fakes the web for tests.
+
 Installing
 ----------
 
 Install it with pip::
 
     pip install quickmock
+
+Upgrading
+---------
+
+``pip install -U quickmock``
 
 Usage
 -----

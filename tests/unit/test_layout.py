@@ -73,7 +73,8 @@ def test_rst_code_blocks_are_code_and_directives_are_no_blocks() -> None:
     assert ("CODE", "pip install quickmock") in blocks  # after 'with pip::'
     code = _find(RST_README, s, Kind.CODE, "# Start the mock")
     assert RST_README[s[code].start : s[code].end].endswith('mock.add("GET", "/")')
-    assert not any(text.startswith("..") for _, text in blocks)
+    assert not any(text.startswith(("..", ":target:")) for _, text in blocks)
+    assert ("PARAGRAPH", "``pip install -U quickmock``") in blocks  # alone, yet no title
     assert ("PARAGRAPH", "The mock stops when the block ends.") in blocks
 
 

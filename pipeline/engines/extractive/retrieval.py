@@ -759,6 +759,7 @@ class _Scorer:
         most[Kind.HEADING] = max(
             1 + TYPE_BOOST if self.section else HEADING_WEIGHT,
             1 + DEFINITION_BOOST if self.what_is else HEADING_WEIGHT,
+            1 + ACTION_BOOST if self.action else HEADING_WEIGHT,
         )
         return most
 
@@ -900,6 +901,8 @@ class _Scorer:
             score *= 1 + DEFINITION_BOOST  # the entry the question names: what it defines
         elif self.what_is and passages.is_heading(sid) and passages.names(sid, query.idf):
             score *= 1 + DEFINITION_BOOST  # '## opt-level' reads as its section's opening
+        elif self.action and passages.is_heading(sid) and self._names_action(sid):
+            score *= 1 + ACTION_BOOST  # 'Installing' reads as its section, how to install
         elif self.section and passages.is_heading(sid):
             score *= 1 + TYPE_BOOST  # the section's heading is what the question asks for
         elif self.action and passages.opens_description(sid) and self._does_action(sentence):
@@ -914,6 +917,14 @@ class _Scorer:
         if lacking:  # about something else than the question names, most likely
             score *= LACKING_NAME
         return Hit(start, end, score, first.coverage, tuple(self.words[i] for i in lacking))
+
+    def _names_action(self, heading: int) -> bool:
+        """The heading names the asked action and nothing the question does not:
+        'Installing' for 'How do I install responses?'."""
+        start, end = self.passages.spans[heading]
+        return self.action in tokens(self.text[start:end]) and self.passages.names(
+            heading, self.query.idf
+        )
 
     def _does_action(self, sentence: str) -> bool:
         """The sentence opens with the asked verb, as a command or a statement ('Delete
