@@ -390,3 +390,34 @@ def test_a_rst_directive_is_not_read_as_text() -> None:
 def test_rst_inline_markup_reads_as_the_rendered_page() -> None:
     result = _ask(RST_README, "How do I forget every response?")
     assert "Call `mock.reset()` to forget every response, as the guide shows." in result.answer
+
+
+TARGETS = """# Platform support
+
+## Tier 2 with host tools
+
+| target | notes |
+|---|---|
+| riscv9-unknown-linux-gnu | RISC-V Linux (kernel 4.20+, glibc 2.29) |
+| mips9-unknown-linux-gnu | MIPS9 Linux (kernel 4.4, glibc 2.23) |
+| sparc9-unknown-linux-gnu | SPARC9 Linux (kernel 4.4, glibc 2.23) |
+| arm7-unknown-linux-gnu | ARM7 Linux (kernel 4.4, glibc 2.23) |
+| ppc9-unknown-linux-gnu | PPC9 Linux (kernel 4.4, glibc 2.23) |
+| s390-unknown-linux-gnu | S390 Linux (kernel 4.4, glibc 2.23) |
+
+## Tier 3
+
+| target | std | host | notes |
+|---|---|---|---|
+| riscv9-unknown-hermit | ✓ |  | RISC-V Hermit |
+| riscv9-unknown-fuchsia | ✓ |  | RISC-V Fuchsia |
+| riscv9-unknown-netbsd | ✓ |  | RISC-V Netbsd |
+| riscv9-unknown-openbsd | ✓ |  | RISC-V Openbsd |
+| riscv9-unknown-nuttx | ✓ |  | RISC-V Nuttx |
+"""
+
+
+def test_a_hyphen_joined_name_is_found_as_written_not_by_its_parts() -> None:
+    # 'riscv9' and 'unknown' name five other targets, in a table with a host column.
+    result = _ask(TARGETS, "Does riscv9-unknown-linux-gnu have host tools?")
+    assert result.answer.startswith("riscv9-unknown-linux-gnu — notes: RISC-V Linux")

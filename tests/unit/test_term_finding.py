@@ -64,6 +64,12 @@ def test_a_literal_is_found_as_written_and_not_inside_a_longer_name() -> None:
     assert literals == [(0, "=-e"), (9, "=-e"), (38, "=-e"), (42, "=--login"), (50, "=-l")]
 
 
+def test_a_hyphen_joined_name_with_a_digit_is_a_literal_and_a_date_is_not() -> None:
+    assert "=aarch64-apple-darwin" in query_terms("What tier is aarch64-apple-darwin?")
+    assert not any(t.startswith("=") for t in query_terms("What happened on 2016-02-07?"))
+    assert not any(t.startswith("=") for t in query_terms("Is x86-64 state-of-the-art?"))
+
+
 def test_offsets_hold_after_a_letter_that_lowercases_to_two() -> None:
     text = "İstanbul and the harbour of Istanbul"  # fold() would make it 'I': not folded here
     hits = sorted(TermFinder(query_terms("Where is the harbour?")).find(text))

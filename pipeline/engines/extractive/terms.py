@@ -241,11 +241,14 @@ def iter_tokens(text: str, *, keep_stopwords: bool = False) -> Iterator[str]:
 
 
 # Names a question quotes literally: options ('-e', '--login'), escapes ('\\j', '~.'),
-# parameters ('${parameter:-word}') and identifiers ('ERR_CANCELED'). Stemming reads '-N' as
-# 'n', which '-n' and every 'n' in the text also give; the literal is searched as written.
+# parameters ('${parameter:-word}'), identifiers ('ERR_CANCELED') and names of three or more
+# hyphen-joined parts with a digit and a letter ('aarch64-apple-darwin', whose parts name
+# other targets too; not a date). Stemming reads '-N' as 'n', which '-n' and every 'n' in
+# the text also give; the literal is searched as written.
 _LITERAL = re.compile(
     r"(?<![\w\-])(?:--?[A-Za-z0-9][\w-]*|\\[A-Za-z@#$!\[\]]|~[.^#&?A-Za-z]"
-    r"|\$\{[^}\s]+\}|[A-Za-z][A-Za-z0-9]*_\w+)"
+    r"|\$\{[^}\s]+\}|(?=[\w-]*\d)(?=[\w-]*[A-Za-z])\w+(?:-\w+){2,}(?![\w-])"
+    r"|[A-Za-z][A-Za-z0-9]*_\w+)"
 )
 LITERAL = "="
 """Prefix of a literal term ('=-N'): no stem or bigram starts with it."""
