@@ -420,4 +420,10 @@ TARGETS = """# Platform support
 def test_a_hyphen_joined_name_is_found_as_written_not_by_its_parts() -> None:
     # 'riscv9' and 'unknown' name five other targets, in a table with a host column.
     result = _ask(TARGETS, "Does riscv9-unknown-linux-gnu have host tools?")
-    assert result.answer.startswith("riscv9-unknown-linux-gnu — notes: RISC-V Linux")
+    assert "riscv9-unknown-linux-gnu — notes: RISC-V Linux" in result.answer.splitlines()[0]
+
+
+def test_a_table_row_reads_after_the_heading_that_says_what_was_asked() -> None:
+    result = _ask(TARGETS, "What tier is riscv9-unknown-linux-gnu?")
+    assert result.answer.startswith("Tier 2 with host tools: riscv9-unknown-linux-gnu — notes:")
+    assert result.citations[0].quote.startswith("| riscv9-unknown-linux-gnu |")

@@ -6,7 +6,7 @@ import hashlib
 import itertools
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,7 @@ from pipeline.engines.extractive.retrieval import (
     Hit,
     Query,
     Ranked,
+    asked_category,
     asks_for_release,
     asks_for_steps,
     best_hits,
@@ -130,7 +131,8 @@ class ExtractiveEngine:
         best, coverage = ranked.best, ranked.coverage
         steps = asks_for_steps(task["question"])
         release = newest is not None or asks_for_release(task["question"])
-        evidence = [_shown(chunk, passages, hit, steps, release) for hit in best]
+        category = asked_category(task["question"])
+        evidence = [_shown(chunk, passages, hit, steps, release, category) for hit in best]
         decisive = query.decisive
         return Finding(
             chunk=chunk["id"],
@@ -332,15 +334,22 @@ def _in_newest_release(hits: list[Hit], passages: Passages, start: int, end: int
 
 
 def _shown(
-    chunk: Chunk, passages: Passages, hit: Hit, steps: bool, release: bool = False
+    chunk: Chunk,
+    passages: Passages,
+    hit: Hit,
+    steps: bool,
+    release: bool = False,
+    category: Collection[str] = (),
 ) -> Evidence:
     """Evidence for a scored unit, cited and shown whole: a procedure's steps when the
     question asks how to do something, else the unit with its term, headers or lead-in;
-    after its release's heading when the question asks which release or when."""
+    after its release's heading when the question asks which release or when, and a table
+    row after its section's heading when that names the `category` the question asks for."""
     unit = passages.unit_at(hit.start)
     shown = (passages.procedure(unit) if steps else None) or passages.show(unit)
-    if release:
-        shown = passages.in_release(unit, shown)
+    shown = (
+        passages.in_release(unit, shown) if release else passages.in_section(unit, shown, category)
+    )
     return evidence_at(chunk, shown.start, shown.end, hit.score, shown.text)
 
 

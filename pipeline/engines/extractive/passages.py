@@ -278,6 +278,24 @@ class Passages:
                 return Shown(shown.start, shown.end, f"{title}: {shown.text}")
         return shown
 
+    def in_section(self, unit: int, shown: Shown, category: Collection[str]) -> Shown:
+        """A table row (`shown`) after its section's heading when the question asks which
+        `category` (index terms of 'What tier is ...?') and the heading names it but the row
+        does not: 'What tier is aarch64-apple-darwin?' reads 'Tier 1 with Host Tools:
+        aarch64-apple-darwin — notes: ARM64 macOS'."""
+        if not category or self.kinds[unit] != Kind.ROW:
+            return shown
+        path = self.structure.heading_path(self.blocks[unit])
+        if not path:
+            return shown
+        title = self.heading_text(path[-1])
+        named = set(iter_tokens(title))
+        if not all(t in named for t in category) or all(
+            t in set(iter_tokens(shown.text)) for t in category
+        ):
+            return shown
+        return Shown(shown.start, shown.end, f"{title}: {shown.text}")
+
     def procedure(self, unit: int) -> Shown | None:
         """A list with its lead-in, shown whole: for a lead-in ('To restore factory
         settings:') or any of its items; None if the unit is in no such list."""

@@ -339,6 +339,21 @@ asks for: 'How do I delete the files that find finds?' wants '-delete  Delete fi
 not the warning elsewhere that names deleting too."""
 
 
+# "What tier is ...?", "Which release added ...?": the category the answer is one of.
+_ASKED_CATEGORY = re.compile(
+    r"^\s*(?:what|which)\s+(?P<category>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+"
+    r"(?:is|are|was|were|does|do|did|has|have)\b",
+    re.IGNORECASE,
+)
+
+
+def asked_category(question: str) -> list[str]:
+    """Index terms of the category a 'What X is ...?' question asks for ('What tier is
+    aarch64-apple-darwin?' -> ['tier']); [] for other questions."""
+    match = _ASKED_CATEGORY.match(question)
+    return tokens(match.group("category")) if match else []
+
+
 def asked_action(question: str) -> str | None:
     """The index term of the verb a how-to question asks how to do ('How do I delete the
     files?' -> 'delet'); None for other questions."""
