@@ -9,6 +9,7 @@ entry, is skipped with a warning and the chunk is read as if it were not there.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import logging
 import sqlite3
@@ -284,3 +285,12 @@ def open_chunk_cache(settings: Settings) -> ChunkCache | None:
                 _open.popitem(last=False)[1].close()
         _open.move_to_end((place, max_bytes))
     return cache
+
+
+@atexit.register
+def close_chunk_caches() -> None:
+    """Close every open cache's connection, as the process exits: a PostgreSQL connection
+    left to the garbage collector is reported as a leak."""
+    with _open_lock:
+        while _open:
+            _open.popitem()[1].close()
