@@ -229,6 +229,17 @@ def test_a_reference_page_summary_says_what_the_page_lists() -> None:
     assert result.summary.startswith(f"Command-line Arguments. {lead}")
 
 
+def test_a_readme_summary_opens_with_the_sentence_under_its_title() -> None:
+    # The later sentence repeats the title's word; the one under the title says what it is.
+    readme = (
+        "Mockwire\n========\n\nA utility library for faking web calls in tests.\n\n"
+        "Installing\n----------\n\nInstall it with pip, then import it.\n\n"
+        "Basics\n------\n\nThe core of Mockwire comes from its registry of fake responses.\n"
+    )
+    result = summarize(readme, words=12, settings=OFF)
+    assert result.summary.startswith("Mockwire. A utility library for faking web calls in tests.")
+
+
 def test_a_licence_summary_leaves_out_conditions_read_without_their_lead_in() -> None:
     licence = """                 THE HARBOUR PUBLIC LICENSE
                     Version 2, March 2024

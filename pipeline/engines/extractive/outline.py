@@ -52,6 +52,10 @@ DETAIL = 1.0
 TITLE = LEAD + 0.9
 """The title's score: first of the lead."""
 LEAD_WINDOW = 20
+PREAMBLE = 1.5
+"""Bonus for a lead candidate in the text between the title and the first heading after it:
+a README's 'A utility library for mocking out the requests Python library.' says what the
+document is, however few of the title's words it repeats."""
 """Sentences from the document's start among which the lead sentence is chosen."""
 MAX_WORDS = 60
 """Longest sentence a section or lead may be represented by: a summary of 250 words then
@@ -247,9 +251,23 @@ class _Outline:
             first = self.s[self.releases[0]].start
             window = [u for u in window if self.p.spans[u][0] < first]
         if window:
-            best = max(window, key=lambda u: (self._defining(u), -u))
+            preamble = self._preamble(after)
+            best = max(window, key=lambda u: (self._defining(u) + PREAMBLE * (u < preamble), -u))
             found.append((self._pick(best, LEAD + 0.5), [best]))
         return found
+
+    def _preamble(self, after: int) -> int:
+        """The first unit of the first heading from unit `after` on: the text before it,
+        under the title, introduces the document ('A utility library for mocking out the
+        requests Python library.')."""
+        return next(
+            (
+                u
+                for u in range(after, len(self.reads))
+                if self.s.kind(self.p.blocks[u]) == Kind.HEADING
+            ),
+            len(self.reads),
+        )
 
     def _title(self) -> list[int]:
         """The units of the title: the headings the document opens with (a heading then
