@@ -263,7 +263,8 @@ class _Analyser:
         first = line[indent]  # most lines open with a letter, which rules out the next four
         directive = _DIRECTIVE.match(line) if first == "." else None
         if directive:  # no block of its own: what it introduces follows what led to it
-            return self._literal(i + 1, indent) if directive.group("code") else self._options(i)
+            after = self._options(i)
+            return self._literal(after, indent) if directive.group("code") else after
         fence = _FENCE.match(line) if first in "`~" else None
         if fence:
             return self._code(i, fence.group(1))
@@ -618,22 +619,19 @@ class _Analyser:
         return j
 
     def _literal(self, i: int, indent: int) -> int:
-        """The code block indented deeper than `indent` from line i on (after blank lines
-        and a directive's ':option:' lines), if any; returns the line after it."""
+        """The code block indented deeper than `indent` after the blank lines from line i,
+        if any; returns the line after it (i when there is none)."""
         ln = self.l
-        j = i
-        while j < ln.count and (ln.blank(j) or ln.content(j).startswith(":")):
-            if not ln.blank(j) and ln.indents[j] <= indent:
-                return i
-            j += 1
-        if j >= ln.count or ln.indents[j] <= indent:
+        first = i
+        while first < ln.count and ln.blank(first):
+            first += 1
+        if first >= ln.count or ln.indents[first] <= indent:
             return i
-        last = j
-        k = j
-        while k < ln.count and (ln.blank(k) or ln.indents[k] > indent):
-            last = k if not ln.blank(k) else last
-            k += 1
-        self._add(Kind.CODE, j, last, 0, self._context(indent))
+        last = j = first
+        while j < ln.count and (ln.blank(j) or ln.indents[j] > indent):
+            last = last if ln.blank(j) else j
+            j += 1
+        self._add(Kind.CODE, first, last, 0, self._context(indent))
         return last + 1
 
     # -- paragraphs ------------------------------------------------------------------------

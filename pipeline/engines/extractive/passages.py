@@ -289,11 +289,10 @@ class Passages:
         if not path:
             return shown
         title = self.heading_text(path[-1])
-        named = set(iter_tokens(title))
-        if not all(t in named for t in category) or all(
-            t in set(iter_tokens(shown.text)) for t in category
-        ):
+        if not set(category) <= set(iter_tokens(title)):
             return shown
+        if set(category) <= set(iter_tokens(shown.text)):
+            return shown  # the row says it itself
         return Shown(shown.start, shown.end, f"{title}: {shown.text}")
 
     def procedure(self, unit: int) -> Shown | None:
