@@ -153,3 +153,31 @@ def test_chinese_question_words_in_either_script_say_what_is_asked(
     # Traditional '幾', '為什麼' read as Simplified '几', '为什么': a sentence holding a
     # number (a date, a place) is then preferred, as for 'how many' in English.
     assert answer_type(question) == kind
+
+
+# Both sentences name the cycle and hold a number; only one says how long it takes.
+KETTLE = (
+    "The descaling cycle makes the status lamp blink three times. "
+    "The descaling cycle ends after about 20 minutes."
+)
+
+
+@pytest.mark.parametrize(
+    "question", ["How long is the descaling cycle?", "For how long does the descaling cycle run?"]
+)
+def test_how_long_question_cites_the_span_of_time_not_any_number(question: str) -> None:
+    assert answer_type(question) == "duration"
+    assert "20 minutes" in ask(KETTLE, question).citations[0].quote
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The survey went on from 1892 to 1894.",
+        "Pupils stay in the survey until the age of 16.",
+        "The survey route is 86 km long.",
+    ],
+)
+def test_spans_written_as_ranges_and_lengths_answer_how_long(sentence: str) -> None:
+    text = f"The survey counted three boats. {sentence}"
+    assert ask(text, "How long was the survey?").citations[0].quote == sentence

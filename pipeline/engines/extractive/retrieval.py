@@ -43,7 +43,7 @@ from pipeline.engines.extractive.usage import gather, units_of
 from pipeline.text.scripts import HAN, HIRAGANA, KANA
 from pipeline.text.structure import Kind, Structure
 
-AnswerType = Literal["date", "number", "person", "place", "reason", "name"]
+AnswerType = Literal["date", "duration", "number", "person", "place", "reason", "name"]
 
 # General parameters, chosen by coordinate ascent on SQuAD questions held out from the
 # evaluated set (tests/bench/eval_qa.py --dev), maximizing top-3 + top-1 / 2; never per question.
@@ -134,10 +134,11 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern[str]]] = [
             re.IGNORECASE,
         ),
     ),
+    ("duration", re.compile(r"\bhow long\b", re.IGNORECASE)),
     (
         "number",
         re.compile(
-            r"\bhow (many|much|long|old|far|large|big|high|tall|often|fast|heavy)\b"
+            r"\bhow (many|much|old|far|large|big|high|tall|often|fast|heavy)\b"
             r"|\bwhat (percentage|percent|number|amount|share|proportion)\b"
             r"|いくら|何人|何個|いくつ|何パーセント|多少|几|몇|얼마",
             re.IGNORECASE,
@@ -179,6 +180,11 @@ _NUMBER_WORDS = (
     "|eigh|nine)teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundreds?|thousands?"
     "|millions?|billions?|dozens?|half"
 )
+_SPAN_UNITS = (
+    r"(?:milli|micro|nano)?seconds?|minutes?|hours?|days?|nights?|weeks?|months?|years?|decades?"
+    r"|centur(?:y|ies)|millenni(?:um|a)|generations?|terms?|seasons?|semesters?|lines?"
+    r"|(?:kilo|centi|milli)?met(?:er|re)s?|km|cm|mm|m|miles?|feet|foot|ft|yards?|inch(?:es)?"
+)
 # Two or more capitalized words, initials allowed between: "Silas B. Cobb", "Sun Life Stadium".
 _NAME = r"\b[A-Z][\w'’-]+(?:\s+(?:[A-Z]\.\s*)*[A-Z][\w'’-]+)+"
 _ANSWER_PATTERNS: dict[AnswerType, re.Pattern[str]] = {
@@ -188,6 +194,15 @@ _ANSWER_PATTERNS: dict[AnswerType, re.Pattern[str]] = {
     ),
     "number": re.compile(
         rf"\d[\d,.]*|[一二三四五六七八九十百千万億]+[人個円年件%]|\b(?:{_NUMBER_WORDS})\b",
+        re.IGNORECASE,
+    ),
+    # 'How long' asks for a span of time or of length, not any number: "2 seconds", "a
+    # week-long", "86 km", "1892 to 1894", "until the age of 16", "since the 14th century".
+    "duration": re.compile(
+        rf"(?:\d[\d,.]*|\b(?:an?|one|several|few|many|some|{_NUMBER_WORDS}))[\s-]+(?:[a-z]+[\s-]+)?"
+        rf"(?:{_SPAN_UNITS})\b|\b(?:1[0-9]\d\d|20\d\d)\s*(?:to|until|-|–)\s*(?:1[0-9]|20)?\d\d\b"
+        r"|\b(?:since|until)\s+(?:at least\s+)?(?:the\s+)?(?:(?:early|mid|late)[\s-]+)?"
+        rf"(?:\d|age\b|(?:{_MONTHS})\b)|\b(?:annually|daily|weekly|monthly|yearly)\b",
         re.IGNORECASE,
     ),
     "person": re.compile(_NAME),
