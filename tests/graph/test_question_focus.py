@@ -181,3 +181,16 @@ def test_how_long_question_cites_the_span_of_time_not_any_number(question: str) 
 def test_spans_written_as_ranges_and_lengths_answer_how_long(sentence: str) -> None:
     text = f"The survey counted three boats. {sentence}"
     assert ask(text, "How long was the survey?").citations[0].quote == sentence
+
+
+# Both sentences say what the map cost; only one says it in money.
+HARBOUR_MAP = (
+    "The harbour map cost its makers 40 hours. "
+    "Printed copies of the harbour map cost $12 each at the kiosk."
+)
+
+
+def test_how_much_question_about_a_cost_cites_the_sum_of_money() -> None:
+    question = "How much does the harbour map cost?"
+    assert answer_type(question) == "money"
+    assert "$12" in ask(HARBOUR_MAP, question).citations[0].quote

@@ -43,7 +43,7 @@ from pipeline.engines.extractive.usage import gather, units_of
 from pipeline.text.scripts import HAN, HIRAGANA, KANA
 from pipeline.text.structure import Kind, Structure
 
-AnswerType = Literal["date", "duration", "number", "person", "place", "reason", "name"]
+AnswerType = Literal["date", "duration", "money", "number", "person", "place", "reason", "name"]
 
 # General parameters, chosen by coordinate ascent on SQuAD questions held out from the
 # evaluated set (tests/bench/eval_qa.py --dev), maximizing top-3 + top-1 / 2; never per question.
@@ -136,6 +136,15 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern[str]]] = [
     ),
     ("duration", re.compile(r"\bhow long\b", re.IGNORECASE)),
     (
+        "money",
+        re.compile(
+            r"\bhow much\b.*\b(?:cost|pa(?:y|id)|spen[dt]|purchas|invest|money|worth|price|budget"
+            r"|fund|rais|charg|fee|s[eo]l[ld]|earn|salar|donat|lo?an|lend|owe)"
+            r"|\bwhat (?:was|is|were|are) the (?:\w+ )?(?:cost|price|budget|fee|salary)s?\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
         "number",
         re.compile(
             r"\bhow (many|much|old|far|large|big|high|tall|often|fast|heavy)\b"
@@ -203,6 +212,14 @@ _ANSWER_PATTERNS: dict[AnswerType, re.Pattern[str]] = {
         rf"(?:{_SPAN_UNITS})\b|\b(?:1[0-9]\d\d|20\d\d)\s*(?:to|until|-|–)\s*(?:1[0-9]|20)?\d\d\b"
         r"|\b(?:since|until)\s+(?:at least\s+)?(?:the\s+)?(?:(?:early|mid|late)[\s-]+)?"
         rf"(?:\d|age\b|(?:{_MONTHS})\b)|\b(?:annually|daily|weekly|monthly|yearly)\b",
+        re.IGNORECASE,
+    ),
+    # ... and 'how much did it cost' for a sum of money: "$1.2 billion", "NOK 577 million".
+    "money": re.compile(
+        r"[$€£¥₹]\s?\d|\b(?:NOK|USD|EUR|GBP|SEK|DKK|CHF|JPY|CNY|AUD|CAD)\s?\d"
+        r"|\d[\d,.]*\s*(?:(?:million|billion|thousand|trillion|m|bn)\s+)?(?:dollars?|euros?"
+        r"|pounds?|yen|yuan|francs?|marks?|lir[ae]|kron[ae]r?|rupees?|cents?|pence|shillings?"
+        r"|guineas?|NOK|USD|EUR|GBP|SEK|DKK|CHF)\b|\bfree of charge\b|\bfree\b",
         re.IGNORECASE,
     ),
     "person": re.compile(_NAME),
