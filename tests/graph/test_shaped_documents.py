@@ -258,6 +258,45 @@ def test_a_description_naming_the_activity_is_not_the_entry_that_does_it() -> No
     assert result.answer.startswith("-remove: Remove the file; true if removal succeeded.")
 
 
+# GNU style: an option's short and long names on lines of their own, each with its argument.
+FETCH_OPTIONS = """FETCH(1)             General Commands Manual             FETCH(1)
+
+DESCRIPTION
+       fetch downloads files from the web.  fetch reads its options first,
+       then fetches every address it is given.
+
+OPTIONS
+       -q
+       --quiet
+           Turn off the program's output.
+
+       --progress
+           Show a progress bar, even with --quiet, so that fetch can show how
+           far a quiet download has come.
+
+       -w seconds
+       --wait=seconds
+           Pause the given number of seconds between downloads.
+
+       --random-wait
+           Vary the pause between downloads from half to one and a half times
+           the seconds set by the --wait option, so that the --wait option
+           cannot be told from a person reading.
+"""
+
+
+def test_an_option_named_on_its_second_term_line_is_the_entry_the_question_names() -> None:
+    # '--random-wait' says '--wait option' twice; '-w seconds' over '--wait=seconds' is it.
+    result = _ask(FETCH_OPTIONS, "What does the --wait option do?")
+    assert result.answer.startswith("-w seconds --wait=seconds: Pause the given number")
+
+
+def test_a_how_to_question_gets_the_option_its_plain_words_name() -> None:
+    # '--progress' says 'quiet' twice and 'fetch' too; '--quiet' is what makes it quiet.
+    result = _ask(FETCH_OPTIONS, "How do I make fetch quiet?")
+    assert result.answer.startswith("-q --quiet: Turn off the program's output.")
+
+
 OPTIONS_REFERENCE = """# Build options
 
 ## fast-level

@@ -116,14 +116,27 @@ further than that."""
 
 def entry_names(term: str) -> list[str]:
     """The names a term line opens with, first as written: ['-m', '--max-time'] of
-    '-m, --max-time <seconds>', ['--color'] of '--color[=WHEN]', ['read'] of 'read [-ers]'."""
-    words = term.split(None, MOST_NAMES)
+    '-m, --max-time <seconds>', ['--color'] of '--color[=WHEN]', ['read'] of 'read [-ers]';
+    an option's term of several lines names it on each: ['-w', '--wait'] of wget's
+    '-w seconds' over '--wait=seconds'."""
+    lines = term.splitlines()
+    names = _opening_names(lines[0]) if lines else []
+    if names and names[0].startswith("-"):
+        for line in lines[1:MOST_NAMES]:
+            if not line.lstrip().startswith("-"):
+                break
+            names += _opening_names(line)
+    return [_bare(name) for name in names]
+
+
+def _opening_names(line: str) -> list[str]:
+    words = line.split(None, MOST_NAMES)
     names = words[:1]
     for word in words[1:MOST_NAMES]:
         if not (word.startswith("-") and names[0].startswith("-")):
             break  # an option's names run on while they are options; then its argument
         names.append(word)
-    return [_bare(name) for name in names]
+    return names
 
 
 def first_name(term: str) -> str:

@@ -153,6 +153,16 @@ class Passages:
         named = set(entry_names(self.text[start:end]))
         return any(is_literal(t) and t[len(LITERAL) :] in named for t in terms)
 
+    def names_in_words(self, unit: int, terms: Collection[str]) -> bool:
+        """The unit (a term) is an option whose long name is question terms in plain words:
+        '--quiet' of '-q, --quiet' for 'How do I make wget quiet?'."""
+        start, end = self.spans[unit]
+        for name in entry_names(self.text[start:end]):
+            words = list(iter_tokens(name)) if name.startswith("--") else []
+            if words and all(w in terms for w in words):
+                return True
+        return False
+
     def opens_description(self, unit: int) -> bool:
         """The unit is the first of a term's description ('Delete files; ...' under
         '-delete'), which says what the entry does."""

@@ -802,7 +802,10 @@ class _Scorer:
         if self.action:
             plain = max(plain, 1 + ACTION_BOOST)
         most = dict.fromkeys(Kind, plain)
-        most[Kind.TERM] = 1 + DEFINITION_BOOST if self.what_is else HEADING_WEIGHT
+        most[Kind.TERM] = max(
+            1 + DEFINITION_BOOST if self.what_is else HEADING_WEIGHT,
+            1 + ACTION_BOOST if self.action else HEADING_WEIGHT,
+        )
         most[Kind.HEADING] = max(
             1 + TYPE_BOOST if self.section else HEADING_WEIGHT,
             1 + DEFINITION_BOOST if self.what_is else HEADING_WEIGHT,
@@ -952,6 +955,8 @@ class _Scorer:
             score *= 1 + ACTION_BOOST  # 'Installing' reads as its section, how to install
         elif self.section and passages.is_heading(sid):
             score *= 1 + TYPE_BOOST  # the section's heading is what the question asks for
+        elif self.action and passages.is_term(sid) and passages.names_in_words(sid, query.idf):
+            score *= 1 + ACTION_BOOST  # '-q, --quiet' for 'How do I make wget quiet?'
         elif self.action and passages.opens_description(sid) and self._does_action(sentence):
             score *= 1 + ACTION_BOOST  # the entry whose description does what is asked
         elif passages.is_label(sid):
