@@ -44,8 +44,13 @@ _ADORNMENT = re.compile(r" {0,3}([~^\"':+*#_<>.])\1{2,}[ \t]*$")
 _OUTLINE = re.compile(r"(\*{1,6}) \S")
 _TABLE_RULE = re.compile(r" *\|?(?:[ \t]*:?-{2,}:?[ \t]*\|)+(?:[ \t]*:?-{2,}:?[ \t]*)?$")
 # A list marker: a bullet, a number or letter with '.' or ')', or one in brackets; then space.
+BULLETS = "-*+•◦‣▪·○●■□▸►"
+"""Characters a bulleted item opens with: Markdown's, and the circles, squares and
+triangles that man pages (jq's '○   --tab:'), PDFs and word processors print."""
+_BULLET_CLASS = f"[{re.escape(BULLETS)}]"
 _MARKER = re.compile(
-    r" *(?:[-*+•◦‣▪·]|\d{1,3}[.)]|[a-z][.)]|[A-Z]\)|\((?:\d{1,3}|[a-zA-Z]|[ivxlc]{1,5})\))"
+    rf" *(?:{_BULLET_CLASS}|\d{{1,3}}[.)]|[a-z][.)]|[A-Z]\)"
+    r"|\((?:\d{1,3}|[a-zA-Z]|[ivxlc]{1,5})\))"
     r"(?: +|$)"
 )
 # '-' or '*' then a wide gap is a term ('-      Expands to the current option flags'), not a bullet.
@@ -73,6 +78,9 @@ HEADING_MAX_CHARS = 80
 HEADING_MAX_WORDS = 12
 CENTRED_INDENT = 10
 """Least indent of a centred title line (licence titles sit 20-30 spaces in)."""
+CENTRE_SLACK = 3
+"""Most columns the centres of a centred title's lines may be apart (a line of odd length
+centres half a column off; a title typed by hand, a little more)."""
 TERM_MAX_CHARS = 40
 """Longest term of an entry whose description starts on the same line."""
 
@@ -388,6 +396,9 @@ class _Analyser:
             j += 1
         if j - i < 2 or j - i > 3 or not ln.blank(j):
             return i
+        centres = [2 * ln.indents[k] + len(ln.content(k)) for k in range(i, j)]  # doubled
+        if max(centres) - min(centres) > 2 * CENTRE_SLACK:
+            return i  # lines of one margin and unlike lengths: a short paragraph, indented
         for other in (self._previous_text(i), self._next_text(j - 1)):
             if other >= 0 and ln.indents[other] > ln.indents[i] - 4:
                 return i
@@ -490,15 +501,17 @@ class _Analyser:
                 return -1
             j += 1
 
-    def _entry(self, first: int, last: int, term_end: int, column: int) -> int:
-        """A term on lines first..last (inline: up to column `term_end` of line `last`, its
-        description going on from `column`); returns the line its description starts on."""
+    def _entry(self, first: int, last: int, term_end: int, column: int, term_col: int = -1) -> int:
+        """A term on lines first..last (from column `term_col` of line `first`, if given;
+        inline: up to column `term_end` of line `last`, its description going on from
+        `column`); returns the line its description starts on."""
         ln = self.l
         indent = ln.indents[first]
         while self.terms and (self.terms[-1].indent >= indent or self.terms[-1].column > indent):
             self.terms.pop()
         parent = self.terms[-1].block if self.terms else self._context(indent)
-        block = self._add(Kind.TERM, first, last, len(self.terms), parent)
+        start = ln.starts[first] + term_col if term_col >= 0 else -1
+        block = self._add(Kind.TERM, first, last, len(self.terms), parent, start)
         if term_end >= 0:
             self.out.set_end(block, ln.starts[last] + term_end)
         self.terms.append(_Term(indent, column, block))
@@ -514,6 +527,8 @@ class _Analyser:
         marker = _MARKER.match(ln.lines[i])
         assert marker is not None
         column = marker.end() if marker.end() < len(ln.lines[i]) else indent + 2
+        if self._bulleted_term(i, column):
+            return self._entry(i, i, -1, column, term_col=column)
         items = self.items
         while items and items[-1].indent > indent:
             items.pop()  # a nested list ends
@@ -541,6 +556,19 @@ class _Analyser:
         block = self._add(Kind.ITEM, i, j - 1, level, parent)
         self.items = [*kept, _Item(indent, column, block, parent)]
         return j
+
+    def _bulleted_term(self, i: int, column: int) -> bool:
+        """Line i is a bullet before an option's names alone, its description under it
+        after a blank line: jq's '○   --tab:' is an entry, as '--tab' on a line of its own
+        would be."""
+        ln = self.l
+        line = ln.lines[i]
+        if line[ln.indents[i]] not in BULLETS or not _OPTIONISH.match(line, column):
+            return False
+        if len(line) - column > HEADING_MAX_CHARS or not ln.blank(i + 1):
+            return False
+        below = self._next_text(i)
+        return below >= 0 and ln.indents[below] >= column
 
     def _marker(self, i: int) -> re.Match[str] | None:
         """The list marker opening line i; a number right after a line that does not close
@@ -689,7 +717,7 @@ class _Analyser:
         return self._inline_term(j, strict=True, line=line) is not None
 
 
-_OPENERS = frozenset("#`~-*+•◦‣▪·(")
+_OPENERS = frozenset("#`~(" + BULLETS)
 
 
 def _may_open(line: str, indent: int) -> bool:

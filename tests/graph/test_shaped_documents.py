@@ -297,6 +297,35 @@ def test_a_how_to_question_gets_the_option_its_plain_words_name() -> None:
     assert result.answer.startswith("-q --quiet: Turn off the program's output.")
 
 
+# jq's manual: each option a bullet ('○') before its names, its description under it.
+BULLETED_OPTIONS = """SIFT(1)                                                                SIFT(1)
+
+INVOKING SIFT
+       sift reads records and writes the ones its filter keeps:
+
+       ○   --raw-output / -r:
+
+           With this option, a string result is written as it is rather
+           than as a quoted string.
+
+       ○   --join-output / -j:
+
+           Like -r but sift won't print a newline after each result.
+
+       ○   --tab:
+
+           Use a tab for each indentation level.
+
+       ○   A record that no filter keeps is dropped.
+"""
+
+
+def test_a_bulleted_option_is_an_entry_named_by_each_of_its_names() -> None:
+    # '-r' is written in '--join-output's description; '--raw-output / -r' is what -r is.
+    result = _ask(BULLETED_OPTIONS, "What does -r do?")
+    assert result.answer.startswith("--raw-output / -r: With this option, a string result is")
+
+
 OPTIONS_REFERENCE = """# Build options
 
 ## fast-level

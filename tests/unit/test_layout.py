@@ -7,6 +7,7 @@ import pytest
 from pipeline.text.layout import analyse
 from pipeline.text.reflow import known_in, reflow
 from pipeline.text.structure import Kind, Structure
+from tests.graph.test_shaped_documents import BULLETED_OPTIONS
 from tests.support.shaped import LICENCE, MAN_PAGE, REPORT, RST_README
 
 
@@ -19,6 +20,26 @@ def _find(text: str, structure: Structure, kind: Kind, starts: str) -> int:
         if block.kind == kind and text[block.start : block.end].startswith(starts):
             return index
     raise AssertionError(f"no {kind.name} starting {starts!r} in {_blocks(text, structure)}")
+
+
+def test_a_bullet_before_an_option_alone_opens_an_entry_and_one_before_prose_an_item() -> None:
+    text = BULLETED_OPTIONS
+    s = analyse(text)
+    tab = _find(text, s, Kind.TERM, "--tab:")  # the term starts after its bullet
+    assert s.parent(_find(text, s, Kind.PARAGRAPH, "Use a tab")) == tab
+    assert _find(text, s, Kind.ITEM, "○   A record")
+
+
+def test_lines_of_one_margin_and_unlike_lengths_are_no_centred_title() -> None:
+    # bash(1)'s key bindings: lines of unlike lengths indented past the title margin.
+    text = (
+        "       keyname is the name of a key spelled out in English.  For example:\n\n"
+        "              Control-u: universal-argument\n"
+        "              Meta-Rubout: backward-kill-word\n"
+        '              Control-o: "> output"\n\n'
+        "       A keyname may also be written in its octal form.\n"
+    )
+    assert Kind.HEADING.name not in [kind for kind, _ in _blocks(text, analyse(text))]
 
 
 def test_man_page_options_are_terms_with_their_descriptions_under_their_section() -> None:

@@ -129,11 +129,19 @@ def entry_names(term: str) -> list[str]:
     return [_bare(name) for name in names]
 
 
+# What stands between two names of one option: '-N or --LINE-NUMBERS', '--sort-keys / -S'.
+_BETWEEN_NAMES = frozenset(("/", "|", "or"))
+
+
 def _opening_names(line: str) -> list[str]:
-    words = line.split(None, MOST_NAMES)
+    words = line.split(None, MOST_NAMES + 2)[: MOST_NAMES + 2]
+    if words and words[0].startswith("-") and "/-" in words[0]:
+        words[:1] = words[0].split("/")  # '--raw-input/-R:'
     names = words[:1]
-    for word in words[1:MOST_NAMES]:
-        if not (word.startswith("-") and names[0].startswith("-")):
+    for word in words[1:]:
+        if word in _BETWEEN_NAMES:
+            continue
+        if not (word.startswith("-") and names[0].startswith("-")) or len(names) >= MOST_NAMES:
             break  # an option's names run on while they are options; then its argument
         names.append(word)
     return names

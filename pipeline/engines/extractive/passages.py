@@ -18,13 +18,13 @@ from functools import cached_property, lru_cache
 from pipeline.engines.extractive.options import entry_names
 from pipeline.engines.extractive.sentences import MAX_SENTENCE_CHARS, block_sentences
 from pipeline.engines.extractive.terms import LITERAL, is_literal, iter_tokens
-from pipeline.text.layout import analyse
+from pipeline.text.layout import BULLETS, analyse
 from pipeline.text.reflow import Known, known_in, reflow
 from pipeline.text.structure import Kind, Structure
 
 _LABELS = (Kind.HEADING, Kind.TERM)
 _HEADING_MARKS = re.compile(r"^(?:#{1,6}[ \t]+|\*{1,6} )|[ \t]+#+$|^\*\*(.*)\*\*:?$")
-_BULLET = re.compile(r"^[-*+•◦‣▪·][ \t]+")
+_BULLET = re.compile(rf"^[{re.escape(BULLETS)}][ \t]+")
 _CLOSES_SENTENCE = frozenset(".!?;。！？")
 COMMAND_MAX_CHARS = 100
 """Longest command line read into the sentence around it."""
@@ -343,6 +343,7 @@ class Passages:
         ('set' and '-e' give 'set -e'; '-o option-name' and 'pipefail' give '-o pipefail')."""
         term = self.structure[block]
         name = self._read(term.start, term.end)
+        name = name[:-1] if name.endswith(":") else name  # 'Name:' is followed by ': ...'
         parent = self.structure.parent(block)
         if parent >= 0 and self.structure.kind(parent) == Kind.TERM:
             outer = self.text[self.structure[parent].start : self.structure[parent].end].split()
