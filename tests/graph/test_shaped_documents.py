@@ -30,6 +30,36 @@ def test_a_question_that_asks_how_gets_the_steps_under_the_lead_in() -> None:
     ]
 
 
+MAINTAINERS = """# Tidepool packaging policy
+
+This policy says how Tidepool modules are packaged.
+
+The policy is kept by these maintainers:
+
+- Ada Brandt, who reviews module names
+- Omar Haddad, who reviews dependencies
+- Lin Qiao, who reviews the build scripts
+
+Ada Brandt also keeps the list of reserved module names.
+"""
+
+
+def test_a_question_for_several_gets_the_whole_list_under_the_lead_in() -> None:
+    result = _ask(MAINTAINERS, "Who are the reviewers?")
+    assert result.answer.splitlines()[:4] == [
+        "The policy is kept by these maintainers:",
+        "- Ada Brandt, who reviews module names",
+        "- Omar Haddad, who reviews dependencies",
+        "- Lin Qiao, who reviews the build scripts",
+    ]
+
+
+def test_a_question_for_one_gets_its_item_alone() -> None:
+    result = _ask(MAINTAINERS, "Who reviews dependencies?")
+    assert "Omar Haddad" in result.answer
+    assert "Lin Qiao" not in result.answer
+
+
 def test_a_bullet_is_shown_alone_without_its_marker() -> None:
     result = _ask(REPORT, "What is the default web interface port?")
     assert result.answer.startswith("Default web interface port: 8088")

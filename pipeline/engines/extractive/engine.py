@@ -23,8 +23,8 @@ from pipeline.engines.extractive.retrieval import (
     Query,
     Ranked,
     asked_category,
+    asks_for_list,
     asks_for_release,
-    asks_for_steps,
     best_hits,
     build_query,
     diverse_order,
@@ -129,10 +129,10 @@ class ExtractiveEngine:
                 chunk["text"], query, passages, self._offered, chunk["document"], opens=opens
             )
         best, coverage = ranked.best, ranked.coverage
-        steps = asks_for_steps(task["question"])
+        whole_list = asks_for_list(task["question"])
         release = newest is not None or asks_for_release(task["question"])
         category = asked_category(task["question"])
-        evidence = [_shown(chunk, passages, hit, steps, release, category) for hit in best]
+        evidence = [_shown(chunk, passages, hit, whole_list, release, category) for hit in best]
         decisive = query.decisive
         return Finding(
             chunk=chunk["id"],
@@ -337,16 +337,17 @@ def _shown(
     chunk: Chunk,
     passages: Passages,
     hit: Hit,
-    steps: bool,
+    whole_list: bool,
     release: bool = False,
     category: Collection[str] = (),
 ) -> Evidence:
-    """Evidence for a scored unit, cited and shown whole: a procedure's steps when the
-    question asks how to do something, else the unit with its term, headers or lead-in;
+    """Evidence for a scored unit, cited and shown whole: a list with its lead-in (a
+    procedure's steps) when the question asks how to do something or for several things,
+    else the unit with its term, headers or lead-in;
     after its release's heading when the question asks which release or when, and a table
     row after its section's heading when that names the `category` the question asks for."""
     unit = passages.unit_at(hit.start)
-    shown = (passages.procedure(unit) if steps else None) or passages.show(unit)
+    shown = (passages.procedure(unit) if whole_list else None) or passages.show(unit)
     shown = (
         passages.in_release(unit, shown) if release else passages.in_section(unit, shown, category)
     )

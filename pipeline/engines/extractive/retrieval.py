@@ -418,9 +418,17 @@ def asks_for_section(question: str) -> bool:
     return _SECTION.search(question) is not None
 
 
-def asks_for_steps(question: str) -> bool:
-    """'How do I restore factory settings?' wants the procedure, not one step of it."""
-    return _STEPS.search(question) is not None
+# "Who are the authors?", "What were its main exports?", "List the supported formats."
+_MANY = re.compile(
+    r"^\s*(?:(?:what|which|who)\b(?:\s+[\w-]+){0,2}?\s+(?:are|were)\b|(?:list|name)\s+(?:the|all)\b)",
+    re.IGNORECASE,
+)
+
+
+def asks_for_list(question: str) -> bool:
+    """'How do I restore factory settings?' wants the procedure, not one step of it;
+    'Who are the authors?' the list of them, not its first."""
+    return _STEPS.search(question) is not None or _MANY.search(question) is not None
 
 
 def answer_type(question: str) -> AnswerType | None:
