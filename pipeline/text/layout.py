@@ -223,6 +223,7 @@ class _Analyser:
         self.items: list[_Item] = []
         self.last = -1  # the last block added
         self.adornments: dict[str, int] = {}  # reStructuredText underline -> heading level
+        self.marked = 0  # the level of the last heading the text marks ('## ...'), if any
 
     def run(self) -> Structure:
         i = 0
@@ -280,7 +281,8 @@ class _Analyser:
             return self._markup(i)
         atx = _ATX.match(line) if first == "#" else None
         if atx:
-            return self._heading(i, i, len(atx.group(1)))
+            self.marked = len(atx.group(1))
+            return self._heading(i, i, self.marked)
         if self.outline and indent == 0 and _OUTLINE.match(line):
             return self._heading(i, i, len(line) - len(line.lstrip("*")))
         if self._table_starts(i):
@@ -291,6 +293,7 @@ class _Analyser:
         if indent <= 3 and not ln.blank(i + 1):
             level = self._underline_level(i)
             if level:
+                self.marked = level
                 self._heading(i, i, level)
                 return i + 2
         centred = self._centred_run(i)
@@ -310,7 +313,9 @@ class _Analyser:
         if self._alone(i):
             level = self._heading_level(i)
             if level:
-                return self._heading(i, i, level)
+                # In a text that marks its headings, one told by its shape alone is a
+                # subheading of the marked one it is under, not a new section beside it.
+                return self._heading(i, i, max(level, self.marked + 1 if self.marked else 0))
         j = self._paragraph(i)
         if ln.text.endswith("::", 0, self.out[self.last].end):
             return self._literal(j, indent)  # reStructuredText's 'For example::'

@@ -240,6 +240,22 @@ def test_a_readme_summary_opens_with_the_sentence_under_its_title() -> None:
     assert result.summary.startswith("Mockwire. A utility library for faking web calls in tests.")
 
 
+def test_a_page_whose_chapters_sit_under_its_contents_heading_is_summarized_from_them() -> None:
+    # A documentation page as loaded from HTML: its chapters are headed under 'Contents';
+    # the copyright chapter, numbered, and its short holder line are still boilerplate.
+    page = (
+        "# Abstract\n\nThis document says how Tidepool modules are packaged.\n\n"
+        "# Contents\n\n## 1. Copyright\n\n2019-2024, the Tidepool project\n\n"
+        "See the Tidepool licence for the terms of copying this manual.\n\n"
+        "## 2. Module names\n\nEvery public module is packaged under its import name.\n\n"
+        "## 3. Dependencies\n\nA package declares the runtime version it was built for.\n"
+    )
+    result = summarize(page, settings=OFF)
+    assert "packaged under its import name" in result.summary
+    assert "declares the runtime version" in result.summary
+    assert "licence" not in result.summary
+
+
 def test_a_licence_summary_leaves_out_conditions_read_without_their_lead_in() -> None:
     licence = """                 THE HARBOUR PUBLIC LICENSE
                     Version 2, March 2024

@@ -42,6 +42,13 @@ def test_lines_of_one_margin_and_unlike_lengths_are_no_centred_title() -> None:
     assert Kind.HEADING.name not in [kind for kind, _ in _blocks(text, analyse(text))]
 
 
+def test_a_line_told_a_heading_by_its_shape_nests_under_the_marked_heading_above() -> None:
+    text = "## 1. Copyright\n\n2019-2024, the Tidepool project\n\nSee the licence.\n"
+    s = analyse(text)
+    holder = _find(text, s, Kind.HEADING, "2019-2024")
+    assert s.parent(holder) == _find(text, s, Kind.HEADING, "## 1. Copyright")
+
+
 def test_man_page_options_are_terms_with_their_descriptions_under_their_section() -> None:
     s = analyse(MAN_PAGE)
     options = _find(MAN_PAGE, s, Kind.HEADING, "OPTIONS")

@@ -111,6 +111,9 @@ _BOILERPLATE_SECTIONS = frozenset(
     "acknowledgements|acknowledgments|contributors|table of contents|contents|index|"
     "navigation|footnotes|references|colophon|reporting bugs|sponsors|backers".split("|")
 )
+_NUMBERING = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[A-Z]\.)\s+")
+# Sections that list the document rather than say something: only their own lines.
+_LISTING_SECTIONS = frozenset(("contents", "table of contents", "index", "navigation"))
 # A word of code: identifiers with underscores, calls, brackets, operators, markup.
 _CODE_WORD = re.compile(r"[_{}\[\]<>=;\\|]|\w\(|::|->|^[*&]+\w|\w\*")
 _CODE_START = re.compile(r"(?:\$|>>>|#include|\[Function\]|\[Macro\]|\[Variable\])")
@@ -281,7 +284,7 @@ class _Outline:
             if self.p.heading_text(first).strip().lower() in _NAME_SECTIONS:
                 following = 1 if len(self.reads) > 1 else -1
                 return [following] if following > 0 and self._short(following) else []
-            if self._heading_line(first).lower() in _BOILERPLATE_SECTIONS:
+            if self._section_name(first) in _BOILERPLATE_SECTIONS:
                 return []
             # A subtitle: a heading right under the title ('# Company' / '## Annual Report').
             second = self.p.blocks[1] if len(self.reads) > 1 else -1
@@ -459,13 +462,23 @@ class _Outline:
 
     def _in_boilerplate_section(self, unit: int) -> bool:
         path = self.s.heading_path(self.p.blocks[unit])
-        return any(self._heading_line(h).lower().strip(" :") in _BOILERPLATE_SECTIONS for h in path)
+        for depth, heading in enumerate(path):
+            name = self._section_name(heading)
+            if name in _LISTING_SECTIONS and depth < len(path) - 1:
+                continue  # the document's chapters under a 'Contents' heading are no listing
+            if name in _BOILERPLATE_SECTIONS:
+                return True
+        return False
 
     def _short(self, unit: int) -> bool:
         return len(self.reads[unit].split()) <= 12
 
     def _heading_line(self, block: int) -> str:
         return heading_line(self.p.heading_text(block))
+
+    def _section_name(self, block: int) -> str:
+        """A heading as the name of its kind of section: '1. Copyright' -> 'copyright'."""
+        return _NUMBERING.sub("", self._heading_line(block)).lower().strip(" :")
 
     def _centrality(self, units: list[int]) -> list[float]:
         """LexRank of these units among themselves, as shares of the best (0-1)."""
