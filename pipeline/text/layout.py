@@ -62,6 +62,10 @@ _INLINE_TERM = re.compile(r" *(\S+(?: \S+)*?)(?: {2,}|\t+)(?=\S)")
 _OPTIONISH = re.compile(r"[-+\\~%$@\[]")
 _CAPS = re.compile(r"[A-Z][A-Z0-9 ,.'&/()\-]*[A-Z0-9)]")
 _CLOSING = frozenset(".,;:!?。！？、")
+# What a command or code line holds and a title does not: braces, pipes, '=', '$', a
+# redirection or placeholder ('> list', '2>&1', '<file>'; a ChangeLog's '<ana@example.org>'
+# is a title's address), an option after a word ('wget -r'), a URL.
+_COMMAND_LINE = re.compile(r"[{}|=$\\]|\s>|[\d\]&]>|>[&>]|<(?![\w.+-]+@)|\s--?[A-Za-z]|://")
 # A sentence that ends inside a line and another that starts after it: no heading's shape.
 _SENTENCE_INSIDE = re.compile(r"[a-z]{2}[.!?] +[A-Z][a-z]")
 _PAGE_NUMBER = re.compile(r"\W{0,3}(?:\d{1,4}|[ivxlc]{1,7})\W{0,3}")
@@ -384,6 +388,8 @@ class _Analyser:
         following = self._next_text(i)
         if following < 0 or not any(ch.isalpha() for ch in content) or content[0] == "`":
             return 0  # '``pip install responses``' alone is code, not a title
+        if _COMMAND_LINE.search(content):
+            return 0  # wget's example 'wget -r -l 2 -p http://<site>/1.html', jq's '{foo: .bar}'
         centred = ln.indents[i] >= CENTRED_INDENT and ln.indents[i] >= ln.indents[following] + 4
         if ln.indents[i] > ln.indents[following] and not centred:
             return 0

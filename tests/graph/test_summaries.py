@@ -256,6 +256,33 @@ def test_a_page_whose_chapters_sit_under_its_contents_heading_is_summarized_from
     assert "licence" not in result.summary
 
 
+FETCH_MAN_PAGE = """FETCH(1)                     General Commands Manual                    FETCH(1)
+
+NAME
+       fetch - download files from the web
+
+DESCRIPTION
+       fetch downloads the files named on its command line and the pages they
+       link to, down to the depth it is given.  Its requisites are fetched
+       with each page.  With this command:
+
+                   fetch -r -l 2 http://<site>/1.html
+
+       all the linked pages and their images will be downloaded, two links
+       deep.
+
+RECURSION
+       Recursion stops at the depth given with -l, five links by default.
+"""
+
+
+def test_a_man_page_summary_leaves_out_the_sentence_an_example_broke_off() -> None:
+    result = summarize(FETCH_MAN_PAGE, settings=OFF)
+    assert result.summary.startswith("fetch - download files from the web.")
+    assert "all the linked pages" not in result.summary
+    assert "Recursion stops at the depth" in result.summary
+
+
 def test_a_licence_summary_leaves_out_conditions_read_without_their_lead_in() -> None:
     licence = """                 THE HARBOUR PUBLIC LICENSE
                     Version 2, March 2024

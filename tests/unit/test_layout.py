@@ -49,6 +49,14 @@ def test_a_line_told_a_heading_by_its_shape_nests_under_the_marked_heading_above
     assert s.parent(holder) == _find(text, s, Kind.HEADING, "## 1. Copyright")
 
 
+@pytest.mark.parametrize(
+    "example", ["fetch -r -l 2 http://<site>/1.html", "{foo: .bar}", "ls > list 2>&1"]
+)
+def test_an_example_line_indented_alone_is_no_centred_title(example: str) -> None:
+    text = f"       With this command:\n\n                   {example}\n\n       it runs.\n"
+    assert Kind.HEADING.name not in [kind for kind, _ in _blocks(text, analyse(text))]
+
+
 def test_man_page_options_are_terms_with_their_descriptions_under_their_section() -> None:
     s = analyse(MAN_PAGE)
     options = _find(MAN_PAGE, s, Kind.HEADING, "OPTIONS")

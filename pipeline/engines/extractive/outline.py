@@ -111,6 +111,7 @@ _BOILERPLATE_SECTIONS = frozenset(
     "acknowledgements|acknowledgments|contributors|table of contents|contents|index|"
     "navigation|footnotes|references|colophon|reporting bugs|sponsors|backers".split("|")
 )
+_SENTENCE_CLOSERS = frozenset(".!?;:。！？")
 _NUMBERING = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[A-Z]\.)\s+")
 # Sections that list the document rather than say something: only their own lines.
 _LISTING_SECTIONS = frozenset(("contents", "table of contents", "index", "navigation"))
@@ -430,7 +431,7 @@ class _Outline:
         from a term ('means ...'); 'This manual ...' and 'The Corvid 3 ...' (words of the
         title) point at the document."""
         text = self.reads[unit]
-        if _GOES_ON_FROM_TERM.match(text):
+        if _GOES_ON_FROM_TERM.match(text) or (text[:1].islower() and self._resumes(unit)):
             return True
         if not _DANGLING.match(text):
             return False
@@ -438,6 +439,18 @@ class _Outline:
             return False
         second = tokens(" ".join(text.split()[1:2]))
         return not (second and second[0] in self.title_terms)
+
+    def _resumes(self, unit: int) -> bool:
+        """The unit opens a block that goes on with the sentence an example broke off:
+        wget's 'with this command:' / 'wget -r -l 2 ...' / 'all the above files ... will
+        be downloaded.'"""
+        block = self.p.blocks[unit]
+        if self.p.first[block] != unit or block == 0:
+            return False
+        before = self.s[block - 1]
+        if before.kind in (Kind.HEADING, Kind.TERM):
+            return False
+        return self.p.text[before.start : before.end].rstrip()[-1:] not in _SENTENCE_CLOSERS
 
     def _under_term(self, unit: int) -> bool:
         """Part of a definition entry (an option's description): a detail, not a section."""
