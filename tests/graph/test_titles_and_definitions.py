@@ -81,6 +81,18 @@ def test_what_is_question_gets_the_sentence_that_defines_the_term() -> None:
     assert source.answer.startswith('The "Source" for a copy in printed form means')
 
 
+# The definition gives the name last; the sentences before it use the name more often.
+NAMED_LAST = """Tide tables may be handed out in any number. If you hand out Sealed tables,
+include an open table with every Sealed table, or say where Sealed tables can be opened.
+A table that cannot be read without a key is called "Sealed".
+"""
+
+
+def test_what_is_question_gets_the_sentence_that_names_the_term_last() -> None:
+    result = ask(NAMED_LAST, "What is a Sealed table?")
+    assert result.answer.startswith('A table that cannot be read without a key is called "Sealed".')
+
+
 GLOSSARY = """HARBOUR DATA LICENCE
 
 1. Definitions

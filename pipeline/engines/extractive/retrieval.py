@@ -307,6 +307,12 @@ _DEFINING_VERB = re.compile(
     r"\b(?:(?P<strong>means|mean|shall\s+mean|refers?\s+to|is\s+defined\s+as|denotes)|is|are)\b",
     re.IGNORECASE,
 )
+# ... or one that ends by giving its name: '... is called "Opaque".', '... are known as X.'
+_NAMED_AS = re.compile(
+    r"\b(?:is|are)\s+(?:called|termed|named|known\s+as|referred\s+to\s+as)\s+(?:an?\s+|the\s+)?"
+    r"[\"“'‘]?(?P<name>[^\"”'’.,;]{1,60})[\"”'’]?\s*[.!]?\s*$",
+    re.IGNORECASE,
+)
 # Before a plain 'is': only the subject, an article and quotes ('A "Secondary License" is',
 # 'An "Opaque" copy is');
 # 'These clades (which are thought to be extinct)' is a sentence using the word.
@@ -338,7 +344,11 @@ def defined_terms(question: str) -> list[str]:
 
 def defines(sentence: str, subject: list[str]) -> bool:
     """Whether `sentence` opens by defining `subject` (index terms): the subject's words,
-    at most DEFINITION_HEAD others, then a defining verb ('means', 'is', 'refers to')."""
+    at most DEFINITION_HEAD others, then a defining verb ('means', 'is', 'refers to');
+    or ends by naming it: 'A copy that is not "Transparent" is called "Opaque".'"""
+    named = _NAMED_AS.search(sentence)
+    if named and subject and set(tokens(named.group("name"))) & set(subject):
+        return set(subject) <= set(tokens(sentence))
     verb = _DEFINING_VERB.search(sentence, 0, 400)
     if verb is None or not subject:
         return False
