@@ -12,9 +12,10 @@ term line with its description indented four spaces on the lines below (as in a 
 page), and `<pre>` as fenced code. So a citation still slices the loaded text exactly,
 and the engine and a model both see the page's headings, items, rows and entries.
 
-Page furniture is not content: navigation (`<nav>`, `role="navigation"`), search boxes,
-the page footer (`role="contentinfo"`, a `<footer>` outside any article or section, a
-`class="footer"` block) and what the page hides (`hidden`, `aria-hidden="true"`) are
+Page furniture is not content: navigation (`<nav>`, `role="navigation"`, a sidebar or
+menu by its class or id), search boxes, the page footer (`role="contentinfo"`, a `<footer>`
+outside any article or section, a `class="footer"` block) and what the page hides
+(`hidden`, `aria-hidden="true"`) are
 skipped with everything inside them, so a docs page opens with its title, not with its
 sidebar's table of contents. If such an element never closes, where it ends cannot be
 told: the page is read again with furniture kept rather than lose the rest of it.
@@ -65,17 +66,25 @@ _ATTRIBUTE = re.compile(
 
 FURNITURE_ROLES = frozenset(("navigation", "contentinfo", "search"))
 """ARIA roles of page furniture: site navigation and breadcrumbs, the page footer, search."""
-FURNITURE_CLASSES = frozenset(("footer", "breadcrumb", "breadcrumbs"))
-"""Class names doc generators give a page's footer and breadcrumb trail (Sphinx: `footer`)."""
+FURNITURE_CLASSES = frozenset(("footer", "breadcrumb", "breadcrumbs", "sphinxsidebar"))
+"""Class names doc generators give a page's footer, breadcrumb trail and sidebar (Sphinx:
+`footer`, `sphinxsidebar`; its `class="sidebar"` is an aside of the text)."""
+FURNITURE_IDS = frozenset(("sidebar", "nav", "navigation", "toc", "menu"))
+"""Ids a hand-made page gives its sidebar or menu: Underscore.js's `<div id="sidebar">`
+holds a link to every function before the page's text."""
 _SECTIONING = frozenset(("article", "aside", "main", "nav", "section"))
 """Inside these a `<footer>` is the footer of that part (its author, its date), not the page's."""
 _VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 """Elements that never have an end tag, so never contain anything to skip."""
 # A start tag without one of these words has no attribute that could make it furniture.
-_FURNITURE_HINT = re.compile("role|hidden|footer|breadcrumb", re.IGNORECASE)
+_FURNITURE_HINT = re.compile("role|hidden|footer|breadcrumb|sidebar|nav|toc|menu", re.IGNORECASE)
 _ROLE_HINT = re.compile("role", re.IGNORECASE)
 # A page that marks its main content: a <main> start tag or a role="main" attribute.
 _MAIN_HINT = re.compile(r"<main[\t\n\f\r />]|\brole\s*=\s*[\"']?main\b", re.IGNORECASE)
+
+_TITLE = re.compile(r"<title[^>]*>([^<]*)</title", re.IGNORECASE)
+TITLE_SEARCH_CHARS = 100_000
+"""How far into a page its `<title>` is looked for (it belongs in the head)."""
 
 CHECK_EVERY = 2048
 """Tokens between two calls of `check` (a deadline or cancellation test)."""
@@ -88,11 +97,22 @@ def html_text(page: str, check: Callable[[], None] | None = None) -> str:
     `check` is called every CHECK_EVERY tokens and may raise to stop the work (a deadline
     passed, the request was cancelled); 2,048 tokens take about a millisecond.
     """
+    text = ""
     if _MAIN_HINT.search(page) is not None:
         text = _read(page, check, only_main=True)
-        if text.strip():
-            return text
-    return _read(page, check, only_main=False)
+    if not text.strip():
+        text = _read(page, check, only_main=False)
+    return _titled(text, page)
+
+
+def _titled(text: str, page: str) -> str:
+    """The text under the page's `<title>` when the text opens with no title of its own:
+    Underscore.js's page names itself only in its sidebar, which is furniture."""
+    if text.startswith("# "):
+        return text
+    found = _TITLE.search(page, 0, TITLE_SEARCH_CHARS)
+    title = " ".join(html.unescape(found.group(1)).split()) if found else ""
+    return f"# {title}\n\n{text}" if title and text.strip() else text
 
 
 def _read(page: str, check: Callable[[], None] | None, only_main: bool) -> str:
@@ -193,6 +213,8 @@ def _is_furniture(page: str, start: int, after: int, tag: str, sectioning: int) 
         if name == "role" and FURNITURE_ROLES.intersection(value.split()):
             return True
         if name == "class" and FURNITURE_CLASSES.intersection(value.split()):
+            return True
+        if name == "id" and value.strip() in FURNITURE_IDS:
             return True
     return False
 

@@ -115,6 +115,29 @@ def test_a_docs_page_summary_opens_with_the_page_not_its_navigation(tmp_path: Pa
         assert text[citation.start : citation.end] == citation.quote
 
 
+# A hand-made library page: its name only in <title> and in a sidebar linking every function.
+LIBRARY_PAGE = """<html><head><title>Tidekit.js</title></head><body>
+<div id="sidebar"><a class="toc_title" href="#">Tidekit.js (2.1)</a>
+<ul><li>- <a href="#predict">predict</a></li><li>- <a href="#stations">stations</a></li></ul>
+</div>
+<div class="container">
+<p>Tidekit is a JavaScript library that predicts the tides of a harbour.</p>
+<p>There is a modular version with clickable import references as well.</p>
+<h2 id="predict">predict</h2><p>Returns the next high and low waters of a station.</p>
+</div></body></html>"""
+
+
+def test_a_page_named_only_by_its_title_and_sidebar_opens_with_its_title(tmp_path: Path) -> None:
+    path = tmp_path / "tidekit.html"
+    path.write_text(LIBRARY_PAGE)
+    result = summarize(path, words=40, settings=Settings(cache="off"), include_documents=True)
+    assert result.summary.startswith(
+        "Tidekit.js. Tidekit is a JavaScript library that predicts the tides of a harbour."
+    )
+    assert result.documents
+    assert "- predict" not in result.documents[0].text  # the sidebar is furniture
+
+
 def test_a_long_list_of_br_lines_is_read_line_by_line_not_cut_mid_line(tmp_path: Path) -> None:
     # An old-style NEWS page: one <li> per category, its entries on lines of their own.
     fixes = [f"Fix overflow number {n} in the date module (Ann Berg),<br />" for n in range(30)]

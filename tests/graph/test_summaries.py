@@ -283,6 +283,15 @@ def test_a_man_page_summary_leaves_out_the_sentence_an_example_broke_off() -> No
     assert "Recursion stops at the depth" in result.summary
 
 
+def test_there_is_does_not_read_as_here_is_pointing_at_the_document() -> None:
+    text = (
+        "Tidekit is a JavaScript library that predicts the tides of a harbour, station by "
+        "station.\n\nThere is a modular version with clickable import references as well.\n"
+    )
+    result = summarize(text, words=20, settings=OFF)
+    assert result.summary.startswith("Tidekit is a JavaScript library")
+
+
 def test_a_licence_summary_leaves_out_conditions_read_without_their_lead_in() -> None:
     licence = """                 THE HARBOUR PUBLIC LICENSE
                     Version 2, March 2024

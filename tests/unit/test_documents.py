@@ -209,6 +209,15 @@ def test_html_navigation_sidebars_and_footers_are_not_content() -> None:
     )
 
 
+def test_html_sidebar_by_id_is_furniture_and_an_aside_of_the_text_is_content() -> None:
+    page = (
+        "<div id='sidebar'><ul><li>predict</li><li>stations</li></ul></div>"
+        "<p>Tidekit predicts tides.</p><aside class='sidebar'><p>Important: read the "
+        "tutorial first.</p></aside>"
+    )
+    assert html_text(page) == "Tidekit predicts tides.\n\nImportant: read the tutorial first."
+
+
 def test_html_furniture_that_never_closes_loses_nothing() -> None:
     # where the unclosed <nav> ends cannot be told: all the page is kept
     assert html_text("<p>Intro.</p><nav><p>Home</p><p>The pump runs.</p>") == (

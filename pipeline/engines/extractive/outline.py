@@ -90,9 +90,10 @@ _DOCUMENT_WORDS = (
     "handbook|tutorial|reference|changelog|notes?|readme|text|section|appendix|newsletter|issue"
 )
 _SELF_REFERENCE = re.compile(
-    rf"(?:this|the|these)\s+(?:[\w-]+\s+){{0,2}}?(?:{_DOCUMENT_WORDS})s?\b"
+    rf"\b(?:this|the|these)\s+(?:[\w-]+\s+){{0,2}}?(?:{_DOCUMENT_WORDS})s?\b"
     # 'Here's a list of the command-line arguments': presenting what follows, not pointing back
-    r"|here(?:'s|’s|\s+(?:is|are))\s",
+    # ('There is a modular version' is no such pointer)
+    r"|\bhere(?:'s|’s|\s+(?:is|are))\s",
     re.IGNORECASE,
 )
 # A licence grant: the content of a licence, boilerplate anywhere else.
