@@ -60,6 +60,22 @@ def test_a_question_for_one_gets_its_item_alone() -> None:
     assert "Lin Qiao" not in result.answer
 
 
+NUMBERED_CONDITIONS = """1. You may give away verbatim copies of the tide tables.
+
+3. You may otherwise change your copy of the tide tables in any way, provided
+that you mark each changed table and that you do at least ONE of the following:
+
+    a) place your changes in the public domain, or
+
+    b) use the changed tables only within your own harbour office.
+"""
+
+
+def test_a_numbered_lead_in_is_not_repeated_after_its_item() -> None:
+    result = _ask(NUMBERED_CONDITIONS, "What must I do if I change my copy of the tide tables?")
+    assert result.answer.count("You may otherwise change your copy") == 1, result.answer
+
+
 def test_a_bullet_is_shown_alone_without_its_marker() -> None:
     result = _ask(REPORT, "What is the default web interface port?")
     assert result.answer.startswith("Default web interface port: 8088")

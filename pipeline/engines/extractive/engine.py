@@ -361,7 +361,7 @@ def _compose(shown: list[Evidence]) -> str:
     seen: set[str] = set()
     kept: list[Evidence] = []
     for item in shown:
-        key = " ".join(item.reads.lower().split())
+        key = _LIST_MARKER.sub("", " ".join(item.reads.lower().split()))
         inside = any(
             k.document == item.document and k.start <= item.start and item.end <= k.end
             for k in kept
@@ -381,12 +381,17 @@ def _compose(shown: list[Evidence]) -> str:
     return text
 
 
+# A list item's number or letter: '3. You may ...' is the lead-in 'You may ...' an item
+# shown before it already gave ('... of the following: b) use the modified Package ...').
+_LIST_MARKER = re.compile(r"^(?:\d{1,3}|[a-z])[.)]\s+", re.IGNORECASE)
+
+
 def _without_shown_lead(reads: str, shown: list[str]) -> str:
     """A list item less the lead-in an item shown before it already gave: two items of
     'You may convey ... in one of these ways:' read the lead once, then 'c) ...', 'e) ...'."""
     for colon in reversed([found.start() for found in re.finditer(": ", reads)]):
         lead = reads[: colon + 2]
-        if any(part.startswith(lead) for part in shown):
+        if any(_LIST_MARKER.sub("", part).startswith(lead.rstrip()) for part in shown):
             return reads[colon + 2 :]
     return reads
 
