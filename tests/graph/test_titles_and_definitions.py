@@ -93,6 +93,17 @@ def test_what_is_question_gets_the_sentence_that_names_the_term_last() -> None:
     assert result.answer.startswith('A table that cannot be read without a key is called "Sealed".')
 
 
+DEFINED_PERSON = """Tide tables changed by the Harbour Master stay the Standard Tables, as the
+Harbour Master wishes them to be read.
+"Harbour Master" is whoever the council names to keep the tide tables.
+"""
+
+
+def test_who_is_question_about_a_defined_role_gets_its_definition() -> None:
+    result = ask(DEFINED_PERSON, "Who is the Harbour Master?")
+    assert result.answer.startswith('"Harbour Master" is whoever the council names')
+
+
 GLOSSARY = """HARBOUR DATA LICENCE
 
 1. Definitions

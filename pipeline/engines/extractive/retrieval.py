@@ -296,7 +296,7 @@ def asks_what_is(question: str) -> bool:
 
 # "What is a Transparent copy?", "What does 'convey' mean?", "What does it mean to convey a work?"
 _DEFINED = re.compile(
-    r"^\s*(?:what|which)\s+(?:is|are)\s+(?:meant\s+by\s+)?(?P<is>.+?)\s*\??\s*$"
+    r"^\s*(?:what|which|who)\s+(?:is|are)\s+(?:meant\s+by\s+)?(?P<is>.+?)\s*\??\s*$"
     r"|^\s*what\s+(?:does|do)\s+(?:it\s+mean\s+to\s+(?P<to>.+?)|(?P<mean>.+?)\s+mean)\s*\??\s*$"
     r"|^\s*define\s+(?P<define>.+?)\s*[.?]?\s*$",
     re.IGNORECASE,
