@@ -292,6 +292,30 @@ def test_there_is_does_not_read_as_here_is_pointing_at_the_document() -> None:
     assert result.summary.startswith("Tidekit is a JavaScript library")
 
 
+HOLDER_LICENCE = """\t\t\t The "Harbour Licence"
+
+The intent of this document is to state the conditions under which the tide tables
+may be copied, such that the Copyright Holder keeps some control over their accuracy.
+
+1. You may give away verbatim copies of the tide tables, provided that you keep every
+notice they carry.
+
+2. THE TIDE TABLES ARE PROVIDED AS IS, WITHOUT ANY WARRANTY THAT THEY ARE CORRECT, AND
+THE COPYRIGHT HOLDER IS NOT LIABLE FOR ANY GROUNDING.
+
+Copyright (C) 2024 The Harbour Office.
+"""
+
+
+def test_a_licence_summary_keeps_its_copyright_holder_and_skips_notice_and_capitals() -> None:
+    # 'Copyright Holder' is one of the licence's terms; the notice and the disclaimer in
+    # capitals are boilerplate.
+    result = summarize(HOLDER_LICENCE, settings=OFF)
+    assert "The intent of this document is to state the conditions" in result.summary
+    assert "WARRANTY" not in result.summary
+    assert "(C) 2024" not in result.summary
+
+
 def test_a_licence_summary_leaves_out_conditions_read_without_their_lead_in() -> None:
     licence = """                 THE HARBOUR PUBLIC LICENSE
                     Version 2, March 2024

@@ -104,7 +104,9 @@ _GRANT = re.compile(
 )
 _DEFINES = re.compile(r"\b(?:is|are|was)\s+(?:a|an|the|one)\b", re.IGNORECASE)
 _BOILERPLATE = re.compile(
-    r"\bcopyright\b|©|\(c\)\s*\d{4}|all rights reserved|^report (?:a )?bugs\b|home page:",
+    # a notice ('Copyright (C) 2007 ...', 'Copyright 2024 ...'), not a licence's 'Copyright Holder'
+    r"\bcopyright\s*(?:©|\(c\)|\d{4}|by\b|$)|©|\(c\)\s*\d{4}|all rights reserved"
+    r"|^report (?:a )?bugs\b|home page:",
     re.IGNORECASE,
 )
 _BOILERPLATE_SECTIONS = frozenset(
@@ -409,6 +411,7 @@ class _Outline:
                 and (_CLOSED.search(read) is not None or self._whole_item(unit))
                 and len(self.terms[unit]) >= MIN_TERMS
                 and not _codeish(read)
+                and not _shouted(read)
                 and not _BOILERPLATE.search(read)
                 and (licence or not _GRANT.search(read))
                 and not self._in_boilerplate_section(unit)
@@ -518,6 +521,18 @@ def _repeat_key(text: str) -> str:
     'xlat: update TLS_* constants.' and 'xlat: update ABS_* constants.' are one formula."""
     words = _ENTRY_LABEL.sub("", text).split()
     return " ".join(w.lower() for w in words if not _NAME_WORD.search(w))
+
+
+SHOUTED_WORDS = 6
+"""Fewest words of a sentence in capitals read as a disclaimer ('THERE IS NO WARRANTY FOR
+THE PROGRAM...'), not as a short title or an acronym."""
+
+
+def _shouted(text: str) -> bool:
+    """A sentence written in capitals: a licence's warranty disclaimer, which says nothing
+    of what the document is about."""
+    words = [w for w in text.split() if any(c.isalpha() for c in w)]
+    return len(words) >= SHOUTED_WORDS and sum(w.isupper() for w in words) >= 0.8 * len(words)
 
 
 def _codeish(text: str) -> bool:
