@@ -372,6 +372,24 @@ def test_a_bulleted_option_is_an_entry_named_by_each_of_its_names() -> None:
     assert result.answer.startswith("--raw-output / -r: With this option, a string result is")
 
 
+SELECTING = """PICK(1)                      General Commands Manual                     PICK(1)
+
+SELECTION
+       -a     Select all files except hidden ones and files named on no list.
+
+       -A     Select all files.
+
+       -d     Select all files except directories.
+"""
+
+
+def test_an_entry_doing_what_a_how_to_question_restates_is_not_counted_down() -> None:
+    # 'Select all files.' holds nothing the question lacks: it is the answer, not a
+    # restatement pointing elsewhere.
+    result = _ask(SELECTING, "How do I select all files?")
+    assert "-A: Select all files." in result.answer
+
+
 OPTIONS_REFERENCE = """# Build options
 
 ## fast-level

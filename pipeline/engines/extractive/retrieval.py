@@ -963,6 +963,8 @@ class _Scorer:
         else:
             lacking = []
         defining = self.subject and not passages.is_label(sid)
+        # the entry whose description does what is asked ('-A  Select all processes.')
+        doing = self.action and passages.opens_description(sid) and self._does_action(sentence)
         if defining and defines(_entry_led(passages, self.heading, sid), self.subject):
             score *= 1 + DEFINITION_BOOST  # the sentence defining what the question asks about
         elif self.what_is and passages.is_term(sid) and passages.names(sid, query.idf):
@@ -975,14 +977,16 @@ class _Scorer:
             score *= 1 + TYPE_BOOST  # the section's heading is what the question asks for
         elif self.action and passages.is_term(sid) and passages.names_in_words(sid, query.idf):
             score *= 1 + ACTION_BOOST  # '-q, --quiet' for 'How do I make wget quiet?'
-        elif self.action and passages.opens_description(sid) and self._does_action(sentence):
-            score *= 1 + ACTION_BOOST  # the entry whose description does what is asked
+        elif doing:
+            score *= 1 + ACTION_BOOST
         elif passages.is_label(sid):
             score *= HEADING_WEIGHT
         elif query.kind and _has_answer_type(sentence, query):
             score *= 1 + TYPE_BOOST
-        if sid in self.restated:
-            # a heading or term the question names is what it asks about
+        if sid in self.restated and not doing:
+            # a heading or term the question names is what it asks about; but an entry
+            # doing what a how-to question restates is its answer ('How do I select all
+            # processes?' of ps's '-A  Select all processes.')
             score *= RESTATED_CHINESE if self.chinese else RESTATED
         if lacking:  # about something else than the question names, most likely
             score *= LACKING_NAME
