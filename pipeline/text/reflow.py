@@ -19,6 +19,9 @@ _SPACES = re.compile(r"[ \t\u00a0]{2,}")
 # as `code`, a link `Hg issue 12 <https://...>`_ as its words.
 _RST_LITERAL = re.compile(r"``([^`\n]+?)``")
 _RST_LINK = re.compile(r"`([^`<>]+?)\s+<[^<>\s]+>`__?")
+# ... and Markdown's: '[RFC 3339](https://...)' and '[the docs][docs]' as their words, an
+# image '![PyPI](badge.svg)' as its alt text (inside a link first: '[![PyPI](b.svg)](url)').
+_MD_LINK = re.compile(r"(?<![\w\]])!?\[([^\]\n]*)\](?:\((?:[^()\s]+|\([^()\s]*\))*\)|\[[^\]\n]*\])")
 
 Known = Callable[[str], bool]
 """Whether a word occurs in the document: decides 'manip-' / 'ulation' -> 'manipulation'."""
@@ -36,6 +39,8 @@ def reflow(text: str, known: Known | None = None) -> str:
     text = _NEWLINE.sub(" ", text)
     if "`" in text:
         text = _RST_LINK.sub(r"\1", _RST_LITERAL.sub(r"`\1`", text))
+    if "](" in text or "][" in text:
+        text = _MD_LINK.sub(r"\1", _MD_LINK.sub(r"\1", text))
     return _SPACES.sub(" ", text).strip()
 
 

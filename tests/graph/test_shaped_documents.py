@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline import AskResult, ask
+from pipeline import AskResult, Settings, ask, summarize
 from tests.support.shaped import LICENCE, MAN_PAGE, REPORT, RST_README
 
 
@@ -388,6 +388,40 @@ def test_an_entry_doing_what_a_how_to_question_restates_is_not_counted_down() ->
     # restatement pointing elsewhere.
     result = _ask(SELECTING, "How do I select all files?")
     assert "-A: Select all files." in result.answer
+
+
+# A README with a table of contents: links to its own sections, nothing said beside them.
+README_WITH_CONTENTS = """# tidekit
+
+tidekit predicts tides for harbours.
+
+The tidekit repository is [github.com/tk/tidekit](https://github.com/tk/tidekit).
+
+1. [Usage](https://github.com/tk/tidekit?tab=readme#usage)
+    1. [Install](https://github.com/tk/tidekit?tab=readme#install)
+    2. [Quickstart](https://github.com/tk/tidekit?tab=readme#quickstart)
+2. [License](https://github.com/tk/tidekit?tab=readme#license)
+
+## Usage
+
+### Install
+
+To install a wheel from the package index, install the `tidekit` package.
+
+tidekit does not have an installation or compilation dependency on anything else.
+
+### Quickstart
+
+Call predict with a station name.
+"""
+
+
+def test_a_table_of_contents_link_is_no_answer_and_links_read_as_words() -> None:
+    result = _ask(README_WITH_CONTENTS, "How do I install tidekit?")
+    assert "install the `tidekit` package" in result.answer
+    assert not any("#install" in citation.quote for citation in result.citations)
+    summary = summarize(README_WITH_CONTENTS, settings=Settings(cache="off")).summary
+    assert "The tidekit repository is github.com/tk/tidekit." in summary
 
 
 OPTIONS_REFERENCE = """# Build options

@@ -177,6 +177,20 @@ def test_reflow_joins_wrapped_lines_and_undoes_line_end_hyphens() -> None:
     assert reflow("a non-\n  zero exit and an iden-\n  tifier", known_in(text)) == text
 
 
+@pytest.mark.parametrize(
+    ("source", "shown"),
+    [
+        ("to [RFC 3339](https://tools.ietf.org/html/rfc3339) format", "to RFC 3339 format"),
+        ("[![PyPI](https://img.shields.io/p.svg)](https://pypi.org/p/x) badge", "PyPI badge"),
+        ("see [the docs][docs].", "see the docs."),
+        ("link [a (b)](http://x.org/a_(b)) end", "link a (b) end"),
+        ("code x[0](y) stays", "code x[0](y) stays"),
+    ],
+)
+def test_reflow_reads_a_markdown_link_as_its_words(source: str, shown: str) -> None:
+    assert reflow(source) == shown
+
+
 def test_a_lean_reading_slicing_each_line_reads_the_same_structure(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -26,6 +26,11 @@ _LABELS = (Kind.HEADING, Kind.TERM)
 _HEADING_MARKS = re.compile(r"^(?:#{1,6}[ \t]+|\*{1,6} )|[ \t]+#+$|^\*\*(.*)\*\*:?$")
 _BULLET = re.compile(rf"^[{re.escape(BULLETS)}][ \t]+")
 _CLOSES_SENTENCE = frozenset(".!?;。！？")
+# A list item of Markdown links alone, nothing said beside them.
+_LINKS_ONLY = re.compile(
+    rf"[ \t]*(?:[{re.escape(BULLETS)}]|\d{{1,3}}[.)])?[ \t]*"
+    r"(?:\[[^\]\n]*\]\([^()\s]*\)[ \t,;|·]*)+\s*$"
+)
 COMMAND_MAX_CHARS = 100
 """Longest command line read into the sentence around it."""
 EXAMPLE_MAX_LINES = 8
@@ -152,6 +157,14 @@ class Passages:
             return True
         named = set(entry_names(self.text[start:end]))
         return any(is_literal(t) and t[len(LITERAL) :] in named for t in terms)
+
+    def links_only(self, unit: int) -> bool:
+        """The unit is a list item of links alone: a table of contents' '1. [Install](...)',
+        which points at a section rather than saying anything."""
+        if self.kinds[unit] != Kind.ITEM:
+            return False
+        start, end = self.spans[unit]
+        return _LINKS_ONLY.match(self.text, start, end) is not None
 
     def names_in_words(self, unit: int, terms: Collection[str]) -> bool:
         """The unit (a term) is an option whose long name is question terms in plain words:

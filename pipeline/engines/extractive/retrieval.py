@@ -102,6 +102,9 @@ Japanese dev questions the first cited sentence holds the answer for 0.816 witho
 at 0.3 (top-1 0.877 -> 0.896), about level at 0.6; in Chinese it cost 0.6 points."""
 HEADING_WEIGHT = 0.5
 """Headings name topics; they rarely state the answer, so they count half."""
+LINKS_WEIGHT = 0.1
+"""A list item of links alone (a table of contents) points at a section and says nothing:
+it is cited only when nothing else matches."""
 COVERAGE_IDF_POWER = 2
 """Ranking coverage weighs terms by idf squared: a question's rare terms carry its focus."""
 HEADING_CONTEXT = 0.5
@@ -981,6 +984,8 @@ class _Scorer:
             score *= 1 + ACTION_BOOST
         elif passages.is_label(sid):
             score *= HEADING_WEIGHT
+        elif passages.links_only(sid):
+            score *= LINKS_WEIGHT  # a table of contents' '1. [Install](...#install)'
         elif query.kind and _has_answer_type(sentence, query):
             score *= 1 + TYPE_BOOST
         if sid in self.restated and not doing:
