@@ -54,6 +54,24 @@ def test_a_question_for_several_gets_the_whole_list_under_the_lead_in() -> None:
     ]
 
 
+FORMATS = """# tidekit
+
+The `fmt` argument says how tables of heights are formatted. Most table formats support
+a title line, and other formats are supported by plugins.
+
+Supported table formats are:
+
+- plain
+- grid
+- markdown
+"""
+
+
+def test_a_lead_in_the_question_restates_still_brings_its_list() -> None:
+    result = _ask(FORMATS, "Which table formats are supported?")
+    assert "Supported table formats are:\n- plain\n- grid\n- markdown" in result.answer
+
+
 def test_a_question_for_one_gets_its_item_alone() -> None:
     result = _ask(MAINTAINERS, "Who reviews dependencies?")
     assert "Omar Haddad" in result.answer

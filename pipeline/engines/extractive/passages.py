@@ -158,6 +158,17 @@ class Passages:
         named = set(entry_names(self.text[start:end]))
         return any(is_literal(t) and t[len(LITERAL) :] in named for t in terms)
 
+    def leads_list(self, unit: int) -> bool:
+        """The unit ends a lead-in whose list follows ('Supported table formats are:')."""
+        block = self.blocks[unit]
+        following = block + 1
+        return (
+            self.structure.kind(block) == Kind.PARAGRAPH
+            and self._leads_to_list(block, self.spans[unit][1])
+            and following < len(self.structure)
+            and self._under(following, block)
+        )
+
     def links_only(self, unit: int) -> bool:
         """The unit is a list item of links alone: a table of contents' '1. [Install](...)',
         which points at a section rather than saying anything."""

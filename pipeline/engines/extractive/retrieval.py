@@ -802,6 +802,7 @@ class _Scorer:
         self.action = asked_action(query.question)
         self.negated = asks_negated(query.question)
         self.section = asks_for_section(query.question)
+        self.many = asks_for_list(query.question)
         self.chinese = is_chinese(query.question)
         unasked = _unasked_han(query.question) if self.chinese else None
         self.restated = {
@@ -988,10 +989,12 @@ class _Scorer:
             score *= LINKS_WEIGHT  # a table of contents' '1. [Install](...#install)'
         elif query.kind and _has_answer_type(sentence, query):
             score *= 1 + TYPE_BOOST
-        if sid in self.restated and not doing:
+        answers = doing or (self.many and passages.leads_list(sid))
+        if sid in self.restated and not answers:
             # a heading or term the question names is what it asks about; but an entry
             # doing what a how-to question restates is its answer ('How do I select all
-            # processes?' of ps's '-A  Select all processes.')
+            # processes?' of ps's '-A  Select all processes.'), and so is the lead-in of
+            # the list a question for several asks for ('Supported table formats are:')
             score *= RESTATED_CHINESE if self.chinese else RESTATED
         if lacking:  # about something else than the question names, most likely
             score *= LACKING_NAME
