@@ -67,6 +67,16 @@ Supported table formats are:
 """
 
 
+def test_a_sentence_that_is_only_a_link_is_no_answer() -> None:
+    text = (
+        "Tidekit reads a station key from the `TIDEKIT_KEY` variable, or from the key "
+        "argument when the variable is unset.\n"
+        "[Get a station key here](https://example.org/tidekit/keys).\n"
+    )
+    result = _ask(text, "How do I set the station key?")
+    assert result.answer.startswith("Tidekit reads a station key from the `TIDEKIT_KEY`")
+
+
 def test_a_lead_in_the_question_restates_still_brings_its_list() -> None:
     result = _ask(FORMATS, "Which table formats are supported?")
     assert "Supported table formats are:\n- plain\n- grid\n- markdown" in result.answer

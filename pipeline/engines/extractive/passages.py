@@ -29,7 +29,7 @@ _CLOSES_SENTENCE = frozenset(".!?;。！？")
 # A list item of Markdown links alone, nothing said beside them.
 _LINKS_ONLY = re.compile(
     rf"[ \t]*(?:[{re.escape(BULLETS)}]|\d{{1,3}}[.)])?[ \t]*"
-    r"(?:\[[^\]\n]*\]\([^()\s]*\)[ \t,;|·]*)+\s*$"
+    r"(?:\[[^\]\n]*\]\([^()\s]*\)[ \t,;|·]*)+\.?\s*$"
 )
 COMMAND_MAX_CHARS = 100
 """Longest command line read into the sentence around it."""
@@ -170,9 +170,10 @@ class Passages:
         )
 
     def links_only(self, unit: int) -> bool:
-        """The unit is a list item of links alone: a table of contents' '1. [Install](...)',
-        which points at a section rather than saying anything."""
-        if self.kinds[unit] != Kind.ITEM:
+        """The unit is links alone, in a list item or a paragraph: a table of contents'
+        '1. [Install](...)', a badge, '[Get an API key here](...)', which point elsewhere
+        rather than say anything."""
+        if self.kinds[unit] not in (Kind.ITEM, Kind.PARAGRAPH):
             return False
         start, end = self.spans[unit]
         return _LINKS_ONLY.match(self.text, start, end) is not None

@@ -103,8 +103,8 @@ at 0.3 (top-1 0.877 -> 0.896), about level at 0.6; in Chinese it cost 0.6 points
 HEADING_WEIGHT = 0.5
 """Headings name topics; they rarely state the answer, so they count half."""
 LINKS_WEIGHT = 0.1
-"""A list item of links alone (a table of contents) points at a section and says nothing:
-it is cited only when nothing else matches."""
+"""A unit of links alone (a table of contents' entry, a badge) points elsewhere and says
+nothing: it is cited only when nothing else matches."""
 COVERAGE_IDF_POWER = 2
 """Ranking coverage weighs terms by idf squared: a question's rare terms carry its focus."""
 HEADING_CONTEXT = 0.5
