@@ -41,7 +41,21 @@ def reflow(text: str, known: Known | None = None) -> str:
         text = _RST_LINK.sub(r"\1", _RST_LITERAL.sub(r"`\1`", text))
     if "](" in text or "][" in text:
         text = _MD_LINK.sub(r"\1", _MD_LINK.sub(r"\1", text))
+    if "\\_" in text:
+        text = _unescaped(text)
     return _SPACES.sub(" ", text).strip()
+
+
+# Markdown's escaped underscore in a word: 'simple\_grid' reads 'simple_grid'. (Other
+# escapes stay: a man page's regular expressions write '\<', '\|' and '\*' themselves.)
+_ESCAPE = re.compile(r"(?<=\w)\\(_)|\\(_)(?=\w)")
+
+
+def _unescaped(text: str) -> str:
+    """Markdown escapes undone outside code spans (in '`a\\_b`' the backslash is code)."""
+    parts = text.split("`")
+    parts[::2] = [_ESCAPE.sub("_", part) for part in parts[::2]]
+    return "`".join(parts)
 
 
 def _join(match: re.Match[str], known: Known | None) -> str:

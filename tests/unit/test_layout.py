@@ -185,9 +185,12 @@ def test_reflow_joins_wrapped_lines_and_undoes_line_end_hyphens() -> None:
         ("see [the docs][docs].", "see the docs."),
         ("link [a (b)](http://x.org/a_(b)) end", "link a (b) end"),
         ("code x[0](y) stays", "code x[0](y) stays"),
+        ('"simple\\_grid", but `a\\_b` and \\< stay', '"simple_grid", but `a\\_b` and \\< stay'),
     ],
 )
-def test_reflow_reads_a_markdown_link_as_its_words(source: str, shown: str) -> None:
+def test_reflow_reads_markdown_links_and_escapes_as_a_reader_sees_them(
+    source: str, shown: str
+) -> None:
     assert reflow(source) == shown
 
 
