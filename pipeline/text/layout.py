@@ -43,13 +43,14 @@ _SETEXT = re.compile(r" {0,3}(?:={2,}|-{2,})[ \t]*$")
 _ADORNMENT = re.compile(r" {0,3}([~^\"':+*#_<>.])\1{2,}[ \t]*$")
 _OUTLINE = re.compile(r"(\*{1,6}) \S")
 _TABLE_RULE = re.compile(r" *\|?(?:[ \t]*:?-{2,}:?[ \t]*\|)+(?:[ \t]*:?-{2,}:?[ \t]*)?$")
-# A list marker: a bullet, a number or letter with '.' or ')', or one in brackets; then space.
 BULLETS = "-*+•◦‣▪·○●■□▸►"
 """Characters a bulleted item opens with: Markdown's, and the circles, squares and
 triangles that man pages (jq's '○   --tab:'), PDFs and word processors print."""
-_BULLET_CLASS = f"[{re.escape(BULLETS)}]"
+BULLET_CLASS = f"[{re.escape(BULLETS)}]"
+"""BULLETS as a regular expression's character class."""
+# A list marker: a bullet, a number or letter with '.' or ')', or one in brackets; then space.
 _MARKER = re.compile(
-    rf" *(?:{_BULLET_CLASS}|\d{{1,3}}[.)]|[a-z][.)]|[A-Z]\)"
+    rf" *(?:{BULLET_CLASS}|\d{{1,3}}[.)]|[a-z][.)]|[A-Z]\)"
     r"|\((?:\d{1,3}|[a-zA-Z]|[ivxlc]{1,5})\))"
     r"(?: +|$)"
 )

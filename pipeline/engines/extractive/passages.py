@@ -18,17 +18,17 @@ from functools import cached_property, lru_cache
 from pipeline.engines.extractive.options import entry_names
 from pipeline.engines.extractive.sentences import MAX_SENTENCE_CHARS, block_sentences
 from pipeline.engines.extractive.terms import LITERAL, is_literal, iter_tokens
-from pipeline.text.layout import BULLETS, analyse
+from pipeline.text.layout import BULLET_CLASS, analyse
 from pipeline.text.reflow import Known, known_in, reflow
 from pipeline.text.structure import Kind, Structure
 
 _LABELS = (Kind.HEADING, Kind.TERM)
 _HEADING_MARKS = re.compile(r"^(?:#{1,6}[ \t]+|\*{1,6} )|[ \t]+#+$|^\*\*(.*)\*\*:?$")
-_BULLET = re.compile(rf"^[{re.escape(BULLETS)}][ \t]+")
+_BULLET = re.compile(rf"^{BULLET_CLASS}[ \t]+")
 _CLOSES_SENTENCE = frozenset(".!?;。！？")
-# A list item of Markdown links alone, nothing said beside them.
+# A unit of Markdown links alone, nothing said beside them.
 _LINKS_ONLY = re.compile(
-    rf"[ \t]*(?:[{re.escape(BULLETS)}]|\d{{1,3}}[.)])?[ \t]*"
+    rf"[ \t]*(?:{BULLET_CLASS}|\d{{1,3}}[.)])?[ \t]*"
     r"(?:\[[^\]\n]*\]\([^()\s]*\)[ \t,;|·]*)+\.?\s*$"
 )
 COMMAND_MAX_CHARS = 100
