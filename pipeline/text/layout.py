@@ -67,6 +67,9 @@ _CLOSING = frozenset(".,;:!?。！？、")
 # redirection or placeholder ('> list', '2>&1', '<file>'; a ChangeLog's '<ana@example.org>'
 # is a title's address), an option after a word ('wget -r'), a URL.
 _COMMAND_LINE = re.compile(r"[{}|=$\\]|\s>|[\d\]&]>|>[&>]|<(?![\w.+-]+@)|\s--?[A-Za-z]|://")
+# A release's version as the last word of its title: "What's new in at-spi2-core 2.46.0:",
+# 'Version 2.4:' (not 'Changes for bc-1.03-6:', a Debian changelog's note on an old upload).
+_VERSION_LAST = re.compile(r"(?:^|\s)v?\d+(?:\.\d+)+:$")
 # A sentence that ends inside a line and another that starts after it: no heading's shape.
 _SENTENCE_INSIDE = re.compile(r"[a-z]{2}[.!?] +[A-Z][a-z]")
 _PAGE_NUMBER = re.compile(r"\W{0,3}(?:\d{1,4}|[ivxlc]{1,7})\W{0,3}")
@@ -86,6 +89,8 @@ CENTRED_INDENT = 10
 CENTRE_SLACK = 3
 """Most columns the centres of a centred title's lines may be apart (a line of odd length
 centres half a column off; a title typed by hand, a little more)."""
+RELEASE_TITLE_WORDS = 8
+"""Most words of a release's title ending in a colon after its version."""
 TERM_MAX_CHARS = 40
 """Longest term of an entry whose description starts on the same line."""
 
@@ -316,7 +321,7 @@ class _Analyser:
                 return self._heading(i, i, outer[-1][0] + 1 if outer else 2)
             return self._entry(i, term_end, -1, ln.indents[term_end + 1])
         if self._alone(i):
-            level = self._heading_level(i)
+            level = self._heading_level(i) or self._release_title(i)
             if level:
                 # In a text that marks its headings, one told by its shape alone is a
                 # subheading of the marked one it is under, not a new section beside it.
@@ -397,6 +402,17 @@ class _Analyser:
         if numbered:
             return 2 + words[0].strip(".").count(".")
         return 1 if centred or _CAPS.fullmatch(content) else 2
+
+    def _release_title(self, i: int) -> int:
+        """2 if line i, alone, ends with a version and a colon ("What's new in at-spi2-core
+        2.46.0:", 'Version 2.0:' in a NEWS file), else 0: a release's title, not a lead-in."""
+        ln = self.l
+        content = ln.content(i)
+        if not content.endswith(":") or len(content) > HEADING_MAX_CHARS:
+            return 0
+        if len(content.split()) > RELEASE_TITLE_WORDS or not _VERSION_LAST.search(content):
+            return 0  # 'Existing users that are upgrading to 0.11 should ensure that:' leads in
+        return 2 if self._next_text(i) >= 0 else 0
 
     def _centred_run(self, i: int) -> int:
         """The line after a run of 2-3 centred title lines starting at i; i if there is none."""

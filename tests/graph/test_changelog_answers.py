@@ -141,3 +141,31 @@ OLD_NEWS = """Pumpkit NEWS                                    -*- outline -*-
 def test_the_newest_release_is_told_by_most_headings_not_the_last_number() -> None:
     result = _ask(OLD_NEWS, "What's new in the latest release?")
     assert "The drain valve closes on its own" in result.answer
+
+
+# A NEWS file that titles each release with a line ending in its version and a colon.
+WHATS_NEW = """What's new in tidekit 2.1.0:
+
+* Fix the rounding of heights below one centimetre.
+
+What's new in tidekit 2.0.0:
+
+* Add station groups.
+
+Existing users that are upgrading to 2.0 should ensure that:
+
+* Their station table is converted.
+
+Version 1.9:
+
+The harbour list is read from the network.
+"""
+
+
+def test_a_release_titled_by_a_line_ending_in_its_version_is_a_release() -> None:
+    result = ask(WHATS_NEW, "What changed in the latest release?")
+    assert result.answer.startswith(
+        "What's new in tidekit 2.1.0: Fix the rounding of heights below one centimetre."
+    )
+    older = ask(WHATS_NEW, "When was the harbour list first read from the network?")
+    assert older.answer.startswith("Version 1.9: The harbour list is read from the network.")

@@ -659,11 +659,12 @@ def _cells(row: str) -> list[str]:
 
 
 def strip_heading(text: str) -> str:
-    """A heading's words without its Markdown marks ('## 3.8' -> '3.8', '**Usage**:')."""
+    """A heading's words without its Markdown marks ('## 3.8' -> '3.8', '**Usage**:') or
+    a closing colon ("What's new in 2.46.0:")."""
     bold = re.fullmatch(r"\*\*(.+?)\*\*:?", text)
     if bold:
         return bold.group(1)
-    return _HEADING_MARKS.sub("", text).strip()
+    return _HEADING_MARKS.sub("", text).strip().removesuffix(":")
 
 
 def _indent(lines: str) -> int:
