@@ -48,9 +48,10 @@ BULLETS = "-*+•◦‣▪·○●■□▸►"
 triangles that man pages (jq's '○   --tab:'), PDFs and word processors print."""
 BULLET_CLASS = f"[{re.escape(BULLETS)}]"
 """BULLETS as a regular expression's character class."""
-# A list marker: a bullet, a number or letter with '.' or ')', or one in brackets; then space.
+# A list marker: a bullet, a number or letter with '.' or ')' (a letter doubled after 'z', as
+# bash's NEWS counts: 'aa.', 'jj.'), or one in brackets; then space.
 _MARKER = re.compile(
-    rf" *(?:{BULLET_CLASS}|\d{{1,3}}[.)]|[a-z][.)]|[A-Z]\)"
+    rf" *(?:{BULLET_CLASS}|\d{{1,3}}[.)]|([a-z])\1?[.)]|[A-Z]\)"
     r"|\((?:\d{1,3}|[a-zA-Z]|[ivxlc]{1,5})\))"
     r"(?: +|$)"
 )
@@ -752,7 +753,10 @@ def _may_open(line: str, indent: int) -> bool:
     """Whether line's first characters could start a heading, fence or list marker (_ATX,
     _FENCE, _MARKER): a filter that spares most prose lines three regex matches."""
     first = line[indent]
-    return first in _OPENERS or first.isdigit() or line[indent + 1 : indent + 2] in (".", ")")
+    if first in _OPENERS or first.isdigit():
+        return True
+    after = line[indent + 1 : indent + 3]
+    return after[:1] in (".", ")") or (after[:1] == first and after[1:] in (".", ")"))
 
 
 def _furniture(lines: _Lines, page_starts: Sequence[int]) -> set[int]:

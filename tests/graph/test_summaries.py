@@ -316,6 +316,18 @@ def test_a_licence_summary_keeps_its_copyright_holder_and_skips_notice_and_capit
     assert "(C) 2024" not in result.summary
 
 
+def test_a_text_opening_this_is_a_is_summarized_from_that_sentence() -> None:
+    news = (
+        "This is a terse description of the new features added to tidekit-2.1 since the "
+        "release of tidekit-2.0.  As always, the manual page is the place to look for "
+        "complete descriptions.\n\n"
+        "a. Station groups predict a whole coast with one command.\n\n"
+        "b. Heights below one centimetre are rounded half away from zero.\n"
+    )
+    result = summarize(news, words=30, settings=OFF)
+    assert result.summary.startswith("This is a terse description of the new features")
+
+
 def test_a_licence_summary_leaves_out_conditions_read_without_their_lead_in() -> None:
     licence = """                 THE HARBOUR PUBLIC LICENSE
                     Version 2, March 2024

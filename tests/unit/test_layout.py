@@ -57,6 +57,17 @@ def test_an_example_line_indented_alone_is_no_centred_title(example: str) -> Non
     assert Kind.HEADING.name not in [kind for kind, _ in _blocks(text, analyse(text))]
 
 
+def test_letters_doubled_after_z_number_items_as_bash_news_does() -> None:
+    text = (
+        "z.  The last single letter.\n\n"
+        "aa. New prompt string: PS0.  Expanded and displayed by interactive shells after\n"
+        "    reading a complete command but before executing it.\n"
+    )
+    s = analyse(text)
+    item = _find(text, s, Kind.ITEM, "aa. New prompt string")
+    assert text[s[item].start : s[item].end].endswith("before executing it.")
+
+
 def test_man_page_options_are_terms_with_their_descriptions_under_their_section() -> None:
     s = analyse(MAN_PAGE)
     options = _find(MAN_PAGE, s, Kind.HEADING, "OPTIONS")

@@ -102,6 +102,8 @@ _GRANT = re.compile(
     r"a copy of the licen[cs]e",
     re.IGNORECASE,
 )
+# The text's first sentence saying what it is: 'This is a terse description of ...'.
+_THIS_IS = re.compile(r"this\s+is\s+(?:a|an|the)\b", re.IGNORECASE)
 _DEFINES = re.compile(r"\b(?:is|are|was)\s+(?:a|an|the|one)\b", re.IGNORECASE)
 _BOILERPLATE = re.compile(
     # a notice ('Copyright (C) 2007 ...', 'Copyright 2024 ...'), not a licence's 'Copyright Holder'
@@ -128,7 +130,7 @@ _CJK_END = re.compile(f"[{CJK}]")
 # Prose opens with a word, a number or a quote; '{ Begin a block', '= Print' are syntax.
 _OPENS_PROSE = re.compile(f"[\\w\"'“‘{CJK}]")
 _STRONG = re.compile(r"\*\*(.+?)\*\*")
-_MARKS = re.compile(rf"^(?:{BULLET_CLASS}|\d{{1,3}}[.)])\s+|^[*_]+|[*_]+$")
+_MARKS = re.compile(rf"^(?:{BULLET_CLASS}|\d{{1,3}}[.)]|([a-z])\1?[.)])\s+|^[*_]+|[*_]+$")
 # A man page's section that names it: 'NAME' / 'ssh — OpenSSH remote login client'.
 _NAME_SECTIONS = frozenset(("name", "nom", "名前", "名称"))
 
@@ -309,7 +311,8 @@ class _Outline:
         manual explains'), defines something ('ssh ... is a program'), shares the title's words."""
         text = self.reads[unit]
         head = " ".join(text.split()[:12])
-        score = 2.0 if _SELF_REFERENCE.search(head) else 0.0
+        opening = unit == 0 and self.at_start and _THIS_IS.match(text) is not None
+        score = 2.0 if opening or _SELF_REFERENCE.search(head) else 0.0
         score += 1.5 if _DEFINES.search(head) else 0.0
         if self.title_terms:
             score += len(self.title_terms.intersection(self.terms[unit])) / len(self.title_terms)
@@ -439,8 +442,8 @@ class _Outline:
             return True
         if not _DANGLING.match(text):
             return False
-        if _SELF_REFERENCE.match(text):
-            return False
+        if _SELF_REFERENCE.match(text) or (unit == 0 and self.at_start):
+            return False  # the text's first sentence has nothing before it to point back to
         second = tokens(" ".join(text.split()[1:2]))
         return not (second and second[0] in self.title_terms)
 
