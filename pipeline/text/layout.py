@@ -50,11 +50,19 @@ BULLET_CLASS = f"[{re.escape(BULLETS)}]"
 """BULLETS as a regular expression's character class."""
 # A list marker: a bullet, a number or letter with '.' or ')' (a letter doubled after 'z', as
 # bash's NEWS counts: 'aa.', 'jj.'), or one in brackets; then space.
-_MARKER = re.compile(
+LIST_MARKER = re.compile(
     rf" *(?:{BULLET_CLASS}|\d{{1,3}}[.)]|([a-z])\1?[.)]|[A-Z]\)"
     r"|\((?:\d{1,3}|[a-zA-Z]|[ivxlc]{1,5})\))"
     r"(?: +|$)"
 )
+
+
+def without_marker(text: str) -> str:
+    """`text` less the list marker it opens with, if any: '3. You may ...' -> 'You may ...'."""
+    marker = LIST_MARKER.match(text)
+    return text[marker.end() :] if marker else text
+
+
 # '-' or '*' then a wide gap is a term ('-      Expands to the current option flags'), not a bullet.
 _TERM_MARKER = re.compile(r" *[-*+] {4,}")
 _NUMBERED = re.compile(r"(?:\d{1,3}|[A-Z])\.(?:\d{1,3}\.?)*\s+\S")
@@ -370,7 +378,7 @@ class _Analyser:
         if not (_NUMBERED.match(self.l.content(i)) and self._alone(i)):
             return False
         following = self._next_text(i)
-        if following >= 0 and _MARKER.match(self.l.lines[following]):
+        if following >= 0 and LIST_MARKER.match(self.l.lines[following]):
             return False
         return self._heading_level(i) > 0
 
@@ -553,7 +561,7 @@ class _Analyser:
     def _item(self, i: int) -> int:
         ln = self.l
         indent = ln.indents[i]
-        marker = _MARKER.match(ln.lines[i])
+        marker = LIST_MARKER.match(ln.lines[i])
         assert marker is not None
         column = marker.end() if marker.end() < len(ln.lines[i]) else indent + 2
         if self._bulleted_term(i, column):
@@ -602,7 +610,7 @@ class _Analyser:
     def _marker(self, i: int) -> re.Match[str] | None:
         """The list marker opening line i; a number right after a line that does not close
         is a hard-wrapped sentence going on ('... under section' / '7.  This ...')."""
-        marker = _MARKER.match(self.l.lines[i])
+        marker = LIST_MARKER.match(self.l.lines[i])
         if marker is None or not marker.group().strip()[0].isdigit() or i == 0:
             return marker
         if self.l.blank(i - 1) or (i - 1) in self.furniture:
@@ -751,7 +759,7 @@ _OPENERS = frozenset("#`~(" + BULLETS)
 
 def _may_open(line: str, indent: int) -> bool:
     """Whether line's first characters could start a heading, fence or list marker (_ATX,
-    _FENCE, _MARKER): a filter that spares most prose lines three regex matches."""
+    _FENCE, LIST_MARKER): a filter that spares most prose lines three regex matches."""
     first = line[indent]
     if first in _OPENERS or first.isdigit():
         return True

@@ -32,6 +32,7 @@ from pipeline.engines.extractive.retrieval import (
 )
 from pipeline.engines.meter import Meter
 from pipeline.prompts import MEMORY_PREFIX
+from pipeline.text.layout import without_marker
 from pipeline.text.spans import evidence_at
 from pipeline.types import (
     ChatPrompt,
@@ -361,7 +362,8 @@ def _compose(shown: list[Evidence]) -> str:
     seen: set[str] = set()
     kept: list[Evidence] = []
     for item in shown:
-        key = _LIST_MARKER.sub("", " ".join(item.reads.lower().split()))
+        # without its number: '3. You may ...' is the lead-in an item shown before gave
+        key = without_marker(" ".join(item.reads.lower().split()))
         inside = any(
             k.document == item.document and k.start <= item.start and item.end <= k.end
             for k in kept
@@ -381,17 +383,12 @@ def _compose(shown: list[Evidence]) -> str:
     return text
 
 
-# A list item's number or letter: '3. You may ...' is the lead-in 'You may ...' an item
-# shown before it already gave ('... of the following: b) use the modified Package ...').
-_LIST_MARKER = re.compile(r"^(?:\d{1,3}|[a-z])[.)]\s+", re.IGNORECASE)
-
-
 def _without_shown_lead(reads: str, shown: list[str]) -> str:
     """A list item less the lead-in an item shown before it already gave: two items of
     'You may convey ... in one of these ways:' read the lead once, then 'c) ...', 'e) ...'."""
     for colon in reversed([found.start() for found in re.finditer(": ", reads)]):
         lead = reads[: colon + 2]
-        if any(_LIST_MARKER.sub("", part).startswith(lead.rstrip()) for part in shown):
+        if any(without_marker(part).startswith(lead.rstrip()) for part in shown):
             return reads[colon + 2 :]
     return reads
 

@@ -39,7 +39,7 @@ from pipeline.engines.extractive.lexrank import (
 from pipeline.engines.extractive.passages import Passages
 from pipeline.engines.extractive.releases import heading_line, release_headings
 from pipeline.engines.extractive.terms import tokens
-from pipeline.text.layout import BULLET_CLASS
+from pipeline.text.layout import without_marker
 from pipeline.text.reflow import known_in, reflow
 from pipeline.text.scripts import CJK
 from pipeline.text.structure import Kind
@@ -130,7 +130,7 @@ _CJK_END = re.compile(f"[{CJK}]")
 # Prose opens with a word, a number or a quote; '{ Begin a block', '= Print' are syntax.
 _OPENS_PROSE = re.compile(f"[\\w\"'“‘{CJK}]")
 _STRONG = re.compile(r"\*\*(.+?)\*\*")
-_MARKS = re.compile(rf"^(?:{BULLET_CLASS}|\d{{1,3}}[.)]|([a-z])\1?[.)])\s+|^[*_]+|[*_]+$")
+_EMPHASIS = re.compile(r"^[*_]+|[*_]+$")
 # A man page's section that names it: 'NAME' / 'ssh — OpenSSH remote login client'.
 _NAME_SECTIONS = frozenset(("name", "nom", "名前", "名称"))
 
@@ -514,7 +514,7 @@ class _Outline:
         start, end = self.p.spans[unit]
         read = reflow(self.p.text[start:end], self.known)
         if self.s.kind(self.p.blocks[unit]) in (Kind.ITEM, Kind.PARAGRAPH):
-            read = _MARKS.sub("", _STRONG.sub(r"\1", read)).strip()
+            read = _EMPHASIS.sub("", without_marker(_STRONG.sub(r"\1", read))).strip()
         return read
 
 

@@ -18,7 +18,7 @@ from functools import cached_property, lru_cache
 from pipeline.engines.extractive.options import entry_names
 from pipeline.engines.extractive.sentences import MAX_SENTENCE_CHARS, block_sentences
 from pipeline.engines.extractive.terms import LITERAL, is_literal, iter_tokens
-from pipeline.text.layout import BULLET_CLASS, analyse
+from pipeline.text.layout import BULLET_CLASS, analyse, without_marker
 from pipeline.text.reflow import Known, known_in, reflow
 from pipeline.text.structure import Kind, Structure
 
@@ -26,11 +26,8 @@ _LABELS = (Kind.HEADING, Kind.TERM)
 _HEADING_MARKS = re.compile(r"^(?:#{1,6}[ \t]+|\*{1,6} )|[ \t]+#+$|^\*\*(.*)\*\*:?$")
 _BULLET = re.compile(rf"^{BULLET_CLASS}[ \t]+")
 _CLOSES_SENTENCE = frozenset(".!?;。！？")
-# A unit of Markdown links alone, nothing said beside them.
-_LINKS_ONLY = re.compile(
-    rf"[ \t]*(?:{BULLET_CLASS}|\d{{1,3}}[.)])?[ \t]*"
-    r"(?:\[[^\]\n]*\]\([^()\s]*\)[ \t,;|·]*)+\.?\s*$"
-)
+# Markdown links alone, nothing said beside them.
+_LINKS_ONLY = re.compile(r"\s*(?:\[[^\]\n]*\]\([^()\s]*\)[ \t,;|·]*)+\.?\s*$")
 COMMAND_MAX_CHARS = 100
 """Longest command line read into the sentence around it."""
 EXAMPLE_MAX_LINES = 8
@@ -176,7 +173,7 @@ class Passages:
         if self.kinds[unit] not in (Kind.ITEM, Kind.PARAGRAPH):
             return False
         start, end = self.spans[unit]
-        return _LINKS_ONLY.match(self.text, start, end) is not None
+        return _LINKS_ONLY.match(without_marker(self.text[start:end])) is not None
 
     def names_in_words(self, unit: int, terms: Collection[str]) -> bool:
         """The unit (a term) is an option whose long name is question terms in plain words:
