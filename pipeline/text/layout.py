@@ -503,7 +503,10 @@ class _Analyser:
         after_sentence = i > 0 and not ln.blank(i - 1) and self._closes(i - 1)
         if strict and not optionish and not after_sentence:
             return None
-        for other in (i - 1, i + 1):
+        # a neighbour next to it or one blank line away: xargs' EXIT STATUS lists
+        # '125    if the command is killed by a signal' and the like, a blank line apart
+        neighbours = {i - 1, i + 1, self._previous_text(i), self._next_text(i)}
+        for other in sorted(n for n in neighbours if abs(n - i) <= 2):
             if 0 <= other < ln.count and not ln.blank(other) and ln.indents[other] == ln.indents[i]:
                 twin = _INLINE_TERM.match(ln.lines[other])
                 if twin and twin.end() == column and len(twin.group(1)) <= TERM_MAX_CHARS:

@@ -452,6 +452,26 @@ def test_a_table_of_contents_link_is_no_answer_and_links_read_as_words() -> None
     assert "The tidekit repository is github.com/tk/tidekit." in summary
 
 
+# xargs(1)'s EXIT STATUS: one-line entries a blank line apart, each a status and its cause.
+EXIT_STATUS = """EXIT STATUS
+       fetch exits with the following status:
+
+              0      if it succeeds
+
+              124    if the download exited with status 255
+
+              125    if the download is killed by a signal
+
+              127    if the address is not found
+"""
+
+
+def test_a_cause_the_question_restates_is_answered_with_its_entry() -> None:
+    # The question holds every word of '125's description: its term is what it asks for.
+    result = _ask(EXIT_STATUS, "What exit status means the download was killed by a signal?")
+    assert result.answer.startswith("125: if the download is killed by a signal")
+
+
 OPTIONS_REFERENCE = """# Build options
 
 ## fast-level

@@ -68,6 +68,19 @@ def test_letters_doubled_after_z_number_items_as_bash_news_does() -> None:
     assert text[s[item].start : s[item].end].endswith("before executing it.")
 
 
+def test_one_line_entries_a_blank_line_apart_are_terms_with_their_descriptions() -> None:
+    text = (
+        "       fetch exits with the following status:\n\n"
+        "              0      if it succeeds\n\n"
+        "              125    if the download is killed by a signal\n\n"
+        "              127    if the address is not found\n"
+    )
+    s = analyse(text)
+    status = _find(text, s, Kind.TERM, "125")
+    assert s.parent(_find(text, s, Kind.PARAGRAPH, "if the download is killed")) == status
+    assert Kind.HEADING.name not in [kind for kind, _ in _blocks(text, s)]
+
+
 def test_man_page_options_are_terms_with_their_descriptions_under_their_section() -> None:
     s = analyse(MAN_PAGE)
     options = _find(MAN_PAGE, s, Kind.HEADING, "OPTIONS")

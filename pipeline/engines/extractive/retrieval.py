@@ -989,12 +989,12 @@ class _Scorer:
             score *= LINKS_WEIGHT  # a table of contents' '1. [Install](...#install)'
         elif query.kind and _has_answer_type(sentence, query):
             score *= 1 + TYPE_BOOST
-        answers = doing or (self.many and passages.leads_list(sid))
-        if sid in self.restated and not answers:
-            # a heading or term the question names is what it asks about; but an entry
-            # doing what a how-to question restates is its answer ('How do I select all
-            # processes?' of ps's '-A  Select all processes.'), and so is the lead-in of
-            # the list a question for several asks for ('Supported table formats are:')
+        shows_answer = passages.opens_description(sid) or (self.many and passages.leads_list(sid))
+        if sid in self.restated and not shows_answer:
+            # a heading or term the question names is what it asks about; but a description
+            # the question restates is shown with its term, the answer ('125: if the command
+            # is killed by a signal', ps's '-A: Select all processes.'), and the lead-in of
+            # the list a question for several asks for with its list
             score *= RESTATED_CHINESE if self.chinese else RESTATED
         if lacking:  # about something else than the question names, most likely
             score *= LACKING_NAME
