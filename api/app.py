@@ -28,6 +28,8 @@ from api.limits import Admission, BodyLimit, Pace, max_body_bytes
 from api.routes import documents, health, page, threads
 from api.trust import TrustedRequests, allowed_hosts, allowed_origins
 from pipeline.config import Settings
+from pipeline.engines.extractive import readers
+from pipeline.engines.extractive.engine import ExtractiveEngine
 from pipeline.engines.factory import make_engine
 from pipeline.engines.llm.embeddings import embedder
 
@@ -97,8 +99,10 @@ def create_app_from_env() -> FastAPI:
     server at startup with its ConfigError, instead of failing every request later.
     """
     settings = Settings()
-    make_engine(None, settings)
+    engine = make_engine(None, settings)
     embedder(settings)
+    if isinstance(engine, ExtractiveEngine):  # its readers start now, not on a long document
+        readers.warm(settings.reader_processes)
     return create_app(settings)
 
 

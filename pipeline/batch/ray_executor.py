@@ -104,8 +104,11 @@ def _prepare_environment(address: str) -> None:
 
 
 def _portable(settings: Settings) -> Settings:
-    """The settings as workers need them: the data directory absolute, not the driver's cwd's."""
-    return settings.model_copy(update={"data_dir": settings.data_dir.absolute()})
+    """The settings as workers need them: the data directory absolute, not the driver's cwd's,
+    and each file's chunks read in the worker's own process (the cluster spreads the files)."""
+    return settings.model_copy(
+        update={"data_dir": settings.data_dir.absolute(), "reader_processes": 1}
+    )
 
 
 async def _drive(

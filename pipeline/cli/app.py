@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import glob
+import os
 import sys
 import warnings
 from collections.abc import Callable
@@ -29,7 +30,7 @@ from pipeline.cli.errors import EXIT_ERROR, EXIT_INTERRUPTED, print_error
 from pipeline.cli.help import Command, Group
 from pipeline.cli.progress import AskProgress
 from pipeline.cli.store import store_app
-from pipeline.config import Settings
+from pipeline.config import ENV_PREFIX, Settings
 from pipeline.documents import Documents
 from pipeline.engines.factory import make_engine
 from pipeline.errors import LongdocError
@@ -232,6 +233,8 @@ def serve_command(
     """Run the HTTP API (see /docs on the server) with uvicorn."""
     import uvicorn  # imported here: ask and summarize start faster without it
 
+    if workers == 1:  # one server process reads long documents on every core, unless told
+        os.environ.setdefault(f"{ENV_PREFIX}READER_PROCESSES", "0")
     settings = _run(Settings)
     # The model settings too, here, so a bad one is an `Error:` line rather than the
     # traceback uvicorn prints when the app factory raises.

@@ -51,6 +51,7 @@ README_SETTINGS = (
     "embeddings_model",
     "data_dir",
     "max_document_mb",
+    "reader_processes",
     "api_keys",
     "allowed_hosts",
     "ray_address",

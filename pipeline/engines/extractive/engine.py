@@ -14,7 +14,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
 from pipeline.config import Settings
-from pipeline.engines.extractive import conversation, lexrank, outline
+from pipeline.engines.extractive import conversation, lexrank, outline, readers
 from pipeline.engines.extractive.memory_notes import remembered_sentences
 from pipeline.engines.extractive.passages import Passages
 from pipeline.engines.extractive.releases import LATEST_ORDER
@@ -108,45 +108,10 @@ class ExtractiveEngine:
 
     async def read_chunk(self, task: ChunkTask, meter: Meter) -> Finding:
         chunk = task["chunk"]
-        if task["task"] == "summarize":
-            return self._summarize_chunk(chunk, lexrank.focus_terms(task["instructions"]))
         if task["task"] == "remember":
             return self._remember_chunk(chunk)
-        hints = task["hints"]
-        query = (
-            Query.from_hints(task["question"], hints)
-            if hints
-            else build_query(task["question"], [chunk["text"]])  # called outside the graph
-        )
-        passages = Passages.read(chunk["text"], chunk.get("page_starts", ()))
-        newest = query.latest.get(chunk["document"])
-        opens = chunk["start"] == 0
-        if newest is not None:  # the question asks about the latest release
-            hits = score_sentences(chunk["text"], query, passages, chunk["document"], opens=opens)
-            start, end = (at - chunk["start"] for at in newest)
-            ranked = _in_newest_release(hits, passages, start, end, self._offered)
-        else:
-            ranked = best_hits(
-                chunk["text"], query, passages, self._offered, chunk["document"], opens=opens
-            )
-        best, coverage = ranked.best, ranked.coverage
-        whole_list = asks_for_list(task["question"])
-        release = newest is not None or asks_for_release(task["question"])
-        category = asked_category(task["question"])
-        evidence = [_shown(chunk, passages, hit, whole_list, release, category) for hit in best]
-        decisive = query.decisive
-        return Finding(
-            chunk=chunk["id"],
-            chunks=[chunk["id"]],
-            relevance=relevance(coverage),
-            answer=evidence[0].reads if evidence else "no information",
-            evidence=evidence,
-            rationale=f"{ranked.count} sentences share terms with the question",
-            confidence=min(5, round(5 * coverage)),
-            missing_terms=_missing(decisive.words, decisive.variants, best[0].lacking)
-            if best
-            else [],
-        )
+        processes = self.settings.reader_processes
+        return await readers.read(processes, len(chunk["text"]), read_chunk, task, self._offered)
 
     async def combine(self, findings: list[Finding], goal: str, meter: Meter) -> Finding:
         # Keep half the sentences, or as many as the largest input had if that is more:
@@ -247,20 +212,60 @@ class ExtractiveEngine:
             confidence=5 if kept else 0,
         )
 
-    def _summarize_chunk(self, chunk: Chunk, focus: frozenset[str]) -> Finding:
-        # Only the chunk that starts its document holds the title and the lead.
-        candidates = outline.summary_candidates(chunk["text"], focus, at_start=chunk["start"] == 0)
-        return Finding(
-            chunk=chunk["id"],
-            chunks=[chunk["id"]],
-            relevance=10 if candidates else 0,
-            answer="the chunk's title, sections and central sentences"
-            if candidates
-            else "no information",
-            evidence=[evidence_at(chunk, c.start, c.end, c.score, c.text) for c in candidates],
-            rationale=f"{len(candidates)} candidates by structure",
-            confidence=5 if candidates else 0,
-        )
+
+def read_chunk(task: ChunkTask, offered: int) -> Finding:
+    """One chunk's finding for an ask or a summary, offering up to `offered` sentences;
+    module-level and pure, so a worker process can run it (readers.py)."""
+    chunk = task["chunk"]
+    if task["task"] == "summarize":
+        return _summary_finding(chunk, lexrank.focus_terms(task["instructions"]))
+    hints = task["hints"]
+    query = (
+        Query.from_hints(task["question"], hints)
+        if hints
+        else build_query(task["question"], [chunk["text"]])  # called outside the graph
+    )
+    passages = Passages.read(chunk["text"], chunk.get("page_starts", ()))
+    newest = query.latest.get(chunk["document"])
+    opens = chunk["start"] == 0
+    if newest is not None:  # the question asks about the latest release
+        hits = score_sentences(chunk["text"], query, passages, chunk["document"], opens=opens)
+        start, end = (at - chunk["start"] for at in newest)
+        ranked = _in_newest_release(hits, passages, start, end, offered)
+    else:
+        ranked = best_hits(chunk["text"], query, passages, offered, chunk["document"], opens=opens)
+    best, coverage = ranked.best, ranked.coverage
+    whole_list = asks_for_list(task["question"])
+    release = newest is not None or asks_for_release(task["question"])
+    category = asked_category(task["question"])
+    evidence = [_shown(chunk, passages, hit, whole_list, release, category) for hit in best]
+    decisive = query.decisive
+    return Finding(
+        chunk=chunk["id"],
+        chunks=[chunk["id"]],
+        relevance=relevance(coverage),
+        answer=evidence[0].reads if evidence else "no information",
+        evidence=evidence,
+        rationale=f"{ranked.count} sentences share terms with the question",
+        confidence=min(5, round(5 * coverage)),
+        missing_terms=_missing(decisive.words, decisive.variants, best[0].lacking) if best else [],
+    )
+
+
+def _summary_finding(chunk: Chunk, focus: frozenset[str]) -> Finding:
+    # Only the chunk that starts its document holds the title and the lead.
+    candidates = outline.summary_candidates(chunk["text"], focus, at_start=chunk["start"] == 0)
+    return Finding(
+        chunk=chunk["id"],
+        chunks=[chunk["id"]],
+        relevance=10 if candidates else 0,
+        answer="the chunk's title, sections and central sentences"
+        if candidates
+        else "no information",
+        evidence=[evidence_at(chunk, c.start, c.end, c.score, c.text) for c in candidates],
+        rationale=f"{len(candidates)} candidates by structure",
+        confidence=5 if candidates else 0,
+    )
 
 
 def _answerable(prompt: ChatPrompt) -> list[BaseMessage]:
