@@ -641,3 +641,41 @@ def test_a_table_row_reads_after_the_heading_that_says_what_was_asked() -> None:
     result = _ask(TARGETS, "What tier is riscv9-unknown-linux-gnu?")
     assert result.answer.startswith("Tier 2 with host tools: riscv9-unknown-linux-gnu — notes:")
     assert result.citations[0].quote.startswith("| riscv9-unknown-linux-gnu |")
+
+
+SEARCH_EXAMPLES = """FINDER(1)                    General Commands Manual                   FINDER(1)
+
+EXAMPLES
+   Searching files by age
+       •      List the logs in your spool directory that have been rotated
+              within the last two days.
+
+                  $ finder /var/spool -rotated 2
+
+              This command counts whole days: a log rotated 47 hours ago was
+              rotated within the last two days, but one rotated 49 hours ago
+              was not.
+
+   Searching files by owner
+       •      List the logs the operator account owns.
+
+                  $ finder /var/spool -owner operator
+
+SEE ALSO
+       locate(1), stat(2), glob(7), regex(7)
+"""
+
+
+def test_a_sentence_pointing_back_follows_the_one_it_points_to() -> None:
+    result = _ask(SEARCH_EXAMPLES, "How do I list logs rotated within the last two days?")
+    first, second = "List the logs in your spool", "This command counts whole days"
+    assert first in result.answer
+    assert second in result.answer
+    assert result.answer.index(first) < result.answer.index(second)
+
+
+def test_a_manual_section_number_is_not_the_number_a_question_asks_about() -> None:
+    # '7' is in 'glob(7)' and 'regex(7)' alone: the SEE ALSO line must not answer.
+    result = ask({"id": "doc", "text": SEARCH_EXAMPLES}, "How do I list logs rotated in 7 days?")
+    assert "regex" not in result.answer
+    assert not any("glob(7)" in citation.quote for citation in result.citations)

@@ -152,7 +152,7 @@ class ExtractiveEngine:
             e for e in ranked[: self.settings.answer_sentences] if e.score >= ranked[0].score / 2
         ]
         return Draft(
-            text=_compose(shown),
+            text=_compose(_in_reading_order(shown)),
             evidence=ranked,
             missing_terms=_missing_terms(findings, shown),
         )
@@ -358,6 +358,29 @@ def _shown(
         passages.in_release(unit, shown) if release else passages.in_section(unit, shown, category)
     )
     return evidence_at(chunk, shown.start, shown.end, hit.score, shown.text)
+
+
+NEARBY_CHARS = 400
+"""Most characters between a shown unit and one after it that points back to it (see
+_in_reading_order): a paragraph or two."""
+
+
+def _in_reading_order(shown: list[Evidence]) -> list[Evidence]:
+    """The shown units best first, except that a unit opening with a word that points back
+    comes after a shown unit just before it in the text: 'Search for files ... modified in
+    the last twenty-four hours.' reads before 'This command works this way because ...'."""
+    ordered: list[Evidence] = []
+    for item in shown:
+        at = len(ordered)
+        while at > 0 and _reads_before(item, ordered[at - 1]):
+            at -= 1
+        ordered.insert(at, item)
+    return ordered
+
+
+def _reads_before(item: Evidence, other: Evidence) -> bool:
+    close = item.document == other.document and 0 <= other.start - item.end <= NEARBY_CHARS
+    return close and outline.points_back(other.reads)
 
 
 def _compose(shown: list[Evidence]) -> str:

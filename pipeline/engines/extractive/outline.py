@@ -80,6 +80,14 @@ _DANGLING = re.compile(
     r"on the other hand|note that)\b",
     re.IGNORECASE,
 )
+
+
+def points_back(text: str) -> bool:
+    """Whether a sentence opens with a word that needs what came before it ('This command
+    works this way because ...', 'However, ...')."""
+    return _DANGLING.match(text) is not None
+
+
 # A glossary entry's description going on from its term ('1.3. "Contribution"' / 'means
 # Covered Software of a particular Contributor.'); 'Means of payment ...' opens a sentence.
 _GOES_ON_FROM_TERM = re.compile(r"(?:means|shall mean|refers? to)\b")

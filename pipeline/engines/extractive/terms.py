@@ -352,7 +352,7 @@ class TermFinder:
             words = self.words
             for start, word in word_starts(self._word_re, text):
                 term = stem(word)
-                if term in words:
+                if term in words and not _section_number(text, start, word):
                     hits.append((start, term))
         if self._gram_re is not None:
             hits.extend(
@@ -386,6 +386,19 @@ class TermFinder:
     def _gram_at(self, text: str, position: int) -> str:
         """The gram _gram_re matched at `position`: the first, in its order, written there."""
         return next(g for g in self._grams_by_first[text[position]] if text.startswith(g, position))
+
+
+def _section_number(text: str, start: int, word: str) -> bool:
+    """'7' of 'regex(7)': the manual section a cross-reference names (a SEE ALSO line lists
+    a dozen), not the number a question asks about ('in the last 7 days')."""
+    end = start + len(word)
+    return (
+        word.isdigit()
+        and start >= 2
+        and text[start - 1] == "("
+        and text[end : end + 1] == ")"
+        and text[start - 2].isalnum()
+    )
 
 
 # No word character, '-', '\\', '$' or '~' before a literal's first character (the '.').
