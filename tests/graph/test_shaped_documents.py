@@ -643,7 +643,7 @@ def test_a_table_row_reads_after_the_heading_that_says_what_was_asked() -> None:
     assert result.citations[0].quote.startswith("| riscv9-unknown-linux-gnu |")
 
 
-SEARCH_EXAMPLES = """FINDER(1)                    General Commands Manual                   FINDER(1)
+SEARCH_EXAMPLES = """FINDER(1)                   General Commands Manual                   FINDER(1)
 
 EXAMPLES
    Searching files by age

@@ -84,8 +84,8 @@ _DANGLING = re.compile(
 
 def points_back(text: str) -> bool:
     """Whether a sentence opens with a word that needs what came before it ('This command
-    works this way because ...', 'However, ...')."""
-    return _DANGLING.match(text) is not None
+    works this way because ...', 'However, ...'), not at the document ('This version ...')."""
+    return _DANGLING.match(text) is not None and not _SELF_REFERENCE.match(text)
 
 
 # A glossary entry's description going on from its term ('1.3. "Contribution"' / 'means
@@ -94,7 +94,7 @@ _GOES_ON_FROM_TERM = re.compile(r"(?:means|shall mean|refers? to)\b")
 # "This manual ...", "The present document ...": the document speaking of itself.
 _DOCUMENT_WORDS = (
     "manual|report|document|guide|licen[cs]e|page|book|file|program|library|module|package|"
-    "tool|specification|standard|paper|article|chapter|release|project|agreement|policy|"
+    "tool|specification|standard|paper|article|chapter|release|version|project|agreement|policy|"
     "handbook|tutorial|reference|changelog|notes?|readme|text|section|appendix|newsletter|issue"
 )
 _SELF_REFERENCE = re.compile(
