@@ -11,6 +11,7 @@ from pipeline.text.structure import Kind
 from tests.support.documents import pdf_drawn
 from tests.support.fakes import FakeChatModel
 from tests.support.shaped import (
+    CUT_BY_PAGE_PAGES,
     HTML_DOCS_PAGE,
     HTML_REFERENCE,
     MANUAL_HEADER,
@@ -81,6 +82,17 @@ def test_a_pdf_running_header_stays_out_of_the_answer(tmp_path: Path) -> None:
     assert MANUAL_HEADER not in result.answer
     result, _ = _ask(path, "How long does the warranty last?")
     assert result.answer.startswith("The warranty lasts five years from purchase.")
+
+
+def test_a_sentence_a_page_break_cuts_reads_whole(tmp_path: Path) -> None:
+    path = tmp_path / "manual.pdf"
+    path.write_bytes(pdf_drawn(CUT_BY_PAGE_PAGES))
+    whole = "A pump left full in frost may crack its housing when the water in it freezes."
+    for question in ("What happens to a pump left full in frost?", "When can the housing crack?"):
+        result, _ = _ask(path, question)
+        assert result.answer.startswith(whole)
+        assert MANUAL_HEADER not in result.answer
+        assert MANUAL_HEADER in result.citations[0].quote  # the span it reads across
 
 
 def test_a_models_map_prompt_names_the_section_each_chunk_sits_in() -> None:

@@ -239,3 +239,21 @@ ONE_COLUMN_PAGES: list[list[tuple[int, int, str]]] = [
     )
 ]
 """A PDF whose running header sits right above each page's first line."""
+
+CUT_BY_PAGE_PAGES: list[list[tuple[int, int, str]]] = [
+    [
+        (72, 750, MANUAL_HEADER),
+        *((72, 720 - 14 * i, line) for i, line in enumerate(lines)),
+        (300, 60, str(number)),
+    ]
+    for number, lines in enumerate(
+        (
+            ["The pump must be primed before the first start.", "Open the bleed valve first."],
+            ["Drain the housing before storing it.", "A pump left full in frost may"],
+            ["crack its housing when the water in it freezes.", "Keep it in a dry room."],
+        ),
+        start=1,
+    )
+]
+"""A PDF whose sentence runs from the foot of one page (its number below) past the next
+page's running header."""

@@ -267,6 +267,10 @@ class Passages:
             # A lead-in reads on into its items' openings, not into a sentence deep inside
             # one: '... the following elements, and in any order: The default weight ...'.
             lead = self._lead_in(block) if start == item.start else ""
+            halves = self._across_page(unit)
+            if halves is not None:  # the item goes on past a page break
+                end = self.spans[halves[1]][1]
+                text = f"{text} {self._read(*self.spans[halves[1]])}"
             return Shown(start, end, f"{lead} {text}" if lead else text)
         parent = self.structure.parent(block)
         if parent >= 0 and self.structure.kind(parent) == Kind.TERM:
@@ -283,7 +287,44 @@ class Passages:
             steps = self.procedure(unit)
             if steps is not None:
                 return steps
+        halves = self._across_page(unit)
+        if halves is not None:  # one sentence, cut by a page's footer and the next's header
+            first, second = (self.spans[half] for half in halves)
+            return Shown(first[0], second[1], f"{self._read(*first)} {self._read(*second)}")
         return Shown(start, end, text)
+
+    def _across_page(self, unit: int) -> tuple[int, int] | None:
+        """The two halves of a sentence a page break cuts, if `unit` is one of them: a
+        paragraph's last unit, not closed, then only page furniture, then a paragraph whose
+        first unit goes on in lowercase ('Information found in a' / 'directory is added')."""
+        block = self.blocks[unit]
+        if self.first[block] == unit:
+            before = block - 1
+            while before >= 0 and self.structure.kind(before) == Kind.FURNITURE:
+                before -= 1
+            if before == block - 1 or before < 0:
+                return None
+            return self._cut_by_page(before, block)
+        after = block + 1
+        while after < len(self.structure) and self.structure.kind(after) == Kind.FURNITURE:
+            after += 1
+        if after == block + 1 or after >= len(self.structure) or self._last_unit(block) != unit:
+            return None
+        return self._cut_by_page(block, after)
+
+    def _cut_by_page(self, before: int, after: int) -> tuple[int, int] | None:
+        """(last unit of `before`, first of `after`) if a sentence runs from one to the other."""
+        # an item may go on as a paragraph: the next page has no marker to say it is one
+        kinds = self.structure.kind(before), self.structure.kind(after)
+        if kinds[0] not in (Kind.PARAGRAPH, Kind.ITEM) or kinds[1] != Kind.PARAGRAPH:
+            return None
+        last, first = self._last_unit(before), self.first[after]
+        if last < 0 or first < 0:
+            return None
+        ends = self.text[self.spans[last][1] - 1]
+        if ends in _CLOSES_SENTENCE or ends == ":" or not self.text[self.spans[first][0]].islower():
+            return None
+        return last, first
 
     def _then_command(self, block: int, text: str, end: int) -> tuple[str, int]:
         """`text` (block's reading, up to `end`) with the command line its closing lead-in
