@@ -679,3 +679,31 @@ def test_a_manual_section_number_is_not_the_number_a_question_asks_about() -> No
     result = ask({"id": "doc", "text": SEARCH_EXAMPLES}, "How do I list logs rotated in 7 days?")
     assert "regex" not in result.answer
     assert not any("glob(7)" in citation.quote for citation in result.citations)
+
+
+CODEGEN_OPTIONS = """# Codegen options
+
+## overflow
+
+This option sets what happens when an integer arithmetic operation overflows.
+
+- wrap: keep the low bits of the result
+- trap: stop the program with an error
+- saturate: clamp the result to the largest or smallest value
+
+If not specified, the default depends on the build profile.
+
+## strip
+
+This flag removes debugging information from the output binary.
+"""
+
+
+def test_a_list_question_gets_the_list_under_a_lead_in_ending_in_a_full_stop() -> None:
+    result = _ask(CODEGEN_OPTIONS, "What are the values of the overflow option?")
+    assert result.answer.splitlines()[:4] == [
+        "This option sets what happens when an integer arithmetic operation overflows.",
+        "- wrap: keep the low bits of the result",
+        "- trap: stop the program with an error",
+        "- saturate: clamp the result to the largest or smallest value",
+    ]

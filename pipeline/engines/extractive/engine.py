@@ -25,6 +25,7 @@ from pipeline.engines.extractive.retrieval import (
     asked_category,
     asks_for_list,
     asks_for_release,
+    asks_for_several,
     best_hits,
     build_query,
     diverse_order,
@@ -238,7 +239,10 @@ def read_chunk(task: ChunkTask, offered: int) -> Finding:
     whole_list = asks_for_list(task["question"])
     release = newest is not None or asks_for_release(task["question"])
     category = asked_category(task["question"])
-    evidence = [_shown(chunk, passages, hit, whole_list, release, category) for hit in best]
+    several = asks_for_several(task["question"])
+    evidence = [
+        _shown(chunk, passages, hit, whole_list, release, category, several) for hit in best
+    ]
     decisive = query.decisive
     return Finding(
         chunk=chunk["id"],
@@ -346,14 +350,19 @@ def _shown(
     whole_list: bool,
     release: bool = False,
     category: Collection[str] = (),
+    several: bool = False,
 ) -> Evidence:
     """Evidence for a scored unit, cited and shown whole: a list with its lead-in (a
-    procedure's steps) when the question asks how to do something or for several things,
-    else the unit with its term, headers or lead-in;
+    procedure's steps) when the question asks how to do something or for several things
+    (then a paragraph's closing sentence with a list right under it too), else the unit
+    with its term, headers or lead-in;
     after its release's heading when the question asks which release or when, and a table
     row after its section's heading when that names the `category` the question asks for."""
     unit = passages.unit_at(hit.start)
-    shown = (passages.procedure(unit) if whole_list else None) or passages.show(unit)
+    listed = passages.procedure(unit) if whole_list else None
+    if listed is None and several:
+        listed = passages.list_after(unit)
+    shown = listed or passages.show(unit)
     shown = (
         passages.in_release(unit, shown) if release else passages.in_section(unit, shown, category)
     )

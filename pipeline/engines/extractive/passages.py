@@ -401,6 +401,31 @@ class Passages:
             return None
         return Shown(start, self.structure[items[-1]].end, text)
 
+    def list_after(self, unit: int) -> Shown | None:
+        """A paragraph's last sentence with the list right under it, for a question that
+        asks for several things: rustc's 'This option lets you control what happens when
+        the code panics.' over its three values, a lead-in that ends in a full stop."""
+        block = self.blocks[unit]
+        if self.structure.kind(block) != Kind.PARAGRAPH or self._last_unit(block) != unit:
+            return None
+        items = []
+        for following in range(block + 1, len(self.structure)):
+            if self.structure.kind(following) != Kind.ITEM:
+                break
+            items.append(following)
+        if not items or all(self.first[b] < 0 or self.links_only(self.first[b]) for b in items):
+            return None  # no list, or a table of contents under the paragraph
+        lines = [self._read(*self.spans[unit])]
+        for item in items:
+            entry = self.structure[item]
+            lines.append(
+                "  " * entry.level + self._item_text(entry.start, entry.end, item, keep=True)
+            )
+        text = "\n".join(lines)
+        if len(text) > STEPS_MAX_CHARS:
+            return None
+        return Shown(self.spans[unit][0], self.structure[items[-1]].end, text)
+
     def term_name(self, block: int) -> str:
         """A term as a reader names it: its text, after its parent term's first word
         ('set' and '-e' give 'set -e'; '-o option-name' and 'pipefail' give '-o pipefail')."""

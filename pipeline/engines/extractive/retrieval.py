@@ -444,6 +444,11 @@ def asks_for_list(question: str) -> bool:
     return _STEPS.search(question) is not None or _MANY.search(question) is not None
 
 
+def asks_for_several(question: str) -> bool:
+    """'Who are the authors?', 'What are the valid values?': several things, not steps."""
+    return _MANY.search(question) is not None
+
+
 def answer_type(question: str) -> AnswerType | None:
     """What kind of answer a question wants: 'When was ...' -> 'date', 'Who ...' -> 'person'."""
     for kind, pattern in _QUESTION_TYPES:
