@@ -14,7 +14,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
 from pipeline.config import Settings
-from pipeline.engines.extractive import conversation, lexrank, outline, readers
+from pipeline.engines.extractive import conversation, lexrank, openers, outline, readers
 from pipeline.engines.extractive.memory_notes import remembered_sentences
 from pipeline.engines.extractive.passages import Passages
 from pipeline.engines.extractive.releases import LATEST_ORDER
@@ -389,7 +389,7 @@ def _in_reading_order(shown: list[Evidence]) -> list[Evidence]:
 
 def _reads_before(item: Evidence, other: Evidence) -> bool:
     close = item.document == other.document and 0 <= other.start - item.end <= NEARBY_CHARS
-    return close and outline.points_back(other.reads)
+    return close and openers.points_back(other.reads)
 
 
 def _compose(shown: list[Evidence]) -> str:

@@ -36,6 +36,7 @@ from pipeline.engines.extractive.lexrank import (
     lexrank,
     tfidf_matrix,
 )
+from pipeline.engines.extractive.openers import DANGLING, SELF_REFERENCE
 from pipeline.engines.extractive.passages import Passages
 from pipeline.engines.extractive.releases import heading_line, release_headings
 from pipeline.engines.extractive.terms import tokens
@@ -71,39 +72,9 @@ skipped; a longer one keeps its first copy."""
 
 # Sentences end in punctuation, optionally closed by a quote, bracket or emphasis mark.
 _CLOSED = re.compile(r"[.!?。！？][\"'”’」』)）\]*_]*$")
-# An opener that needs what came before it: a pronoun, a demonstrative or a connective.
-_DANGLING = re.compile(
-    r"(?:it|its|it's|they|their|them|these|those|this|that|such|he|she|his|her|however|"
-    r"also|but|and|or|so|then|thus|hence|therefore|moreover|furthermore|likewise|similarly|"
-    r"instead|otherwise|besides|additionally|consequently|finally|here|again|"
-    r"in addition|for example|for instance|as a result|in this case|in that case|"
-    r"on the other hand|note that)\b",
-    re.IGNORECASE,
-)
-
-
-def points_back(text: str) -> bool:
-    """Whether a sentence opens with a word that needs what came before it ('This command
-    works this way because ...', 'However, ...'), not at the document ('This version ...')."""
-    return _DANGLING.match(text) is not None and not _SELF_REFERENCE.match(text)
-
-
 # A glossary entry's description going on from its term ('1.3. "Contribution"' / 'means
 # Covered Software of a particular Contributor.'); 'Means of payment ...' opens a sentence.
 _GOES_ON_FROM_TERM = re.compile(r"(?:means|shall mean|refers? to)\b")
-# "This manual ...", "The present document ...": the document speaking of itself.
-_DOCUMENT_WORDS = (
-    "manual|report|document|guide|licen[cs]e|page|book|file|program|library|module|package|"
-    "tool|specification|standard|paper|article|chapter|release|version|project|agreement|policy|"
-    "handbook|tutorial|reference|changelog|notes?|readme|text|section|appendix|newsletter|issue"
-)
-_SELF_REFERENCE = re.compile(
-    rf"\b(?:this|the|these)\s+(?:[\w-]+\s+){{0,2}}?(?:{_DOCUMENT_WORDS})s?\b"
-    # 'Here's a list of the command-line arguments': presenting what follows, not pointing back
-    # ('There is a modular version' is no such pointer)
-    r"|\bhere(?:'s|’s|\s+(?:is|are))\s",
-    re.IGNORECASE,
-)
 # A licence grant: the content of a licence, boilerplate anywhere else.
 _GRANT = re.compile(
     r"permission is (?:hereby )?granted|under the terms of the gnu|licensed under|"
@@ -320,7 +291,7 @@ class _Outline:
         text = self.reads[unit]
         head = " ".join(text.split()[:12])
         opening = unit == 0 and self.at_start and _THIS_IS.match(text) is not None
-        score = 2.0 if opening or _SELF_REFERENCE.search(head) else 0.0
+        score = 2.0 if opening or SELF_REFERENCE.search(head) else 0.0
         score += 1.5 if _DEFINES.search(head) else 0.0
         if self.title_terms:
             score += len(self.title_terms.intersection(self.terms[unit])) / len(self.title_terms)
@@ -448,9 +419,9 @@ class _Outline:
         text = self.reads[unit]
         if _GOES_ON_FROM_TERM.match(text) or (text[:1].islower() and self._resumes(unit)):
             return True
-        if not _DANGLING.match(text):
+        if not DANGLING.match(text):
             return False
-        if _SELF_REFERENCE.match(text) or (unit == 0 and self.at_start):
+        if SELF_REFERENCE.match(text) or (unit == 0 and self.at_start):
             return False  # the text's first sentence has nothing before it to point back to
         second = tokens(" ".join(text.split()[1:2]))
         return not (second and second[0] in self.title_terms)
