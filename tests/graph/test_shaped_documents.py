@@ -707,3 +707,21 @@ def test_a_list_question_gets_the_list_under_a_lead_in_ending_in_a_full_stop() -
         "- trap: stop the program with an error",
         "- saturate: clamp the result to the largest or smallest value",
     ]
+
+
+FLAG_SECTIONS = """# Command-line arguments
+
+## -q/--quiet: print nothing but errors
+
+This flag silences the progress bar and every notice.
+
+## -V/--version: print the version
+
+This flag will print out the compiler's version.
+"""
+
+
+def test_a_sections_opening_sentence_that_points_back_reads_after_its_heading() -> None:
+    result = _ask(FLAG_SECTIONS, "Which flag prints the version?")
+    expected = "-V/--version: print the version — This flag will print out the compiler's version."
+    assert result.answer.startswith(expected)

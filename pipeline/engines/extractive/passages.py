@@ -15,6 +15,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
+from pipeline.engines.extractive import openers
 from pipeline.engines.extractive.options import entry_names
 from pipeline.engines.extractive.sentences import MAX_SENTENCE_CHARS, block_sentences
 from pipeline.engines.extractive.terms import LITERAL, is_literal, iter_tokens
@@ -44,6 +45,8 @@ WHOLE_ITEM_CHARS = 400
 TERSE_CHARS = 80
 """A sentence of a long description shorter than this is shown with the next one: a
 setting's 'Takes a boolean argument.' names its type, and what it does comes after."""
+HEADING_LEAD_CHARS = 80
+"""Longest heading shown before the opening sentence of its section that points back to it."""
 STEPS_MAX_CHARS = 1500
 """Most characters of a procedure (lead-in and steps) shown as one answer."""
 CACHED_CHARS = 200_000
@@ -291,7 +294,24 @@ class Passages:
         if halves is not None:  # one sentence, cut by a page's footer and the next's header
             first, second = (self.spans[half] for half in halves)
             return Shown(first[0], second[1], f"{self._read(*first)} {self._read(*second)}")
+        heading = self._heading_pointed_at(unit, text)
+        if heading:
+            return Shown(start, end, f"{heading} — {text}")
         return Shown(start, end, text)
+
+    def _heading_pointed_at(self, unit: int, text: str) -> str:
+        """The heading a section's opening sentence points back to, when it does: under
+        '## -V/--version: print a version', 'This flag will print out rustc's version.'
+        says which flag only with it. Empty otherwise."""
+        block = self.blocks[unit]
+        parent = self.structure.parent(block)
+        opens_section = parent == block - 1 and self.first[block] == unit
+        if not opens_section or self.structure.kind(parent) != Kind.HEADING:
+            return ""
+        if not openers.points_back(text):
+            return ""
+        heading = self.heading_text(parent)
+        return heading if len(heading) <= HEADING_LEAD_CHARS else ""
 
     def _across_page(self, unit: int) -> tuple[int, int] | None:
         """The two halves of a sentence a page break cuts, if `unit` is one of them: a
@@ -577,7 +597,8 @@ class Passages:
                 start = self.spans[unit][0]
                 # '15. Disclaimer of Warranty.' leads in as '15. Disclaimer of Warranty:'
                 lead = title[:-1] if title.endswith((".", ":")) else title
-                return Shown(start, shown.end, f"{lead}: {shown.text}")
+                text = shown.text.removeprefix(f"{title} — ")  # the heading said once
+                return Shown(start, shown.end, f"{lead}: {text}")
         start, end = self.spans[unit]
         return Shown(start, end, title)
 
