@@ -406,20 +406,10 @@ class Passages:
         items = [b for b in range(lead + 1, len(self.structure)) if self._under(b, lead)]
         if not items:
             return None
-        lines = [self._read(*self._last_sentence(lead))]
-        for item in items:
-            entry = self.structure[item]
-            lines.append(
-                "  " * entry.level + self._item_text(entry.start, entry.end, item, keep=True)
-            )
         start, lead_end = self._last_sentence(lead)
         if kind == Kind.PARAGRAPH and self.spans[unit][0] < start:  # the sentence before it
             start = self.spans[unit][0]
-            lines[0] = self._read(start, lead_end)
-        text = "\n".join(lines)
-        if len(text) > STEPS_MAX_CHARS:
-            return None
-        return Shown(start, self.structure[items[-1]].end, text)
+        return self._listed(start, lead_end, items)
 
     def list_after(self, unit: int) -> Shown | None:
         """A paragraph's last sentence with the list right under it, for a question that
@@ -435,7 +425,12 @@ class Passages:
             items.append(following)
         if not items or all(self.first[b] < 0 or self.links_only(self.first[b]) for b in items):
             return None  # no list, or a table of contents under the paragraph
-        lines = [self._read(*self.spans[unit])]
+        return self._listed(*self.spans[unit], items)
+
+    def _listed(self, start: int, lead_end: int, items: list[int]) -> Shown | None:
+        """The lead-in from `start` to `lead_end`, then each item on a line of its own
+        (indented by depth); None when that is too long to be one answer."""
+        lines = [self._read(start, lead_end)]
         for item in items:
             entry = self.structure[item]
             lines.append(
@@ -444,7 +439,7 @@ class Passages:
         text = "\n".join(lines)
         if len(text) > STEPS_MAX_CHARS:
             return None
-        return Shown(self.spans[unit][0], self.structure[items[-1]].end, text)
+        return Shown(start, self.structure[items[-1]].end, text)
 
     def term_name(self, block: int) -> str:
         """A term as a reader names it: its text, after its parent term's first word
