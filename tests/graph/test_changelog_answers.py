@@ -169,3 +169,29 @@ def test_a_release_titled_by_a_line_ending_in_its_version_is_a_release() -> None
     )
     older = ask(WHATS_NEW, "When was the harbour list first read from the network?")
     assert older.answer.startswith("Version 1.9: The harbour list is read from the network.")
+
+
+PATCH_RELEASES = """# Changelog
+
+## v4.12.3 (2026-11-04)
+
+* This release fixes a crash when 12 or more workers start at once on Python 3.12.
+
+## v4.12.2 (2026-10-29)
+
+* This release ships wheels for 4 more platforms; the v4 line gets them first.
+
+## v4.12.1 (2026-10-11)
+
+* GitHub release
+
+## v4.12.0 (2026-10-08)
+
+* This release drops the 1.x config format, deprecated since v4.1.
+"""
+"""Patch releases whose numbers ('4', '12', '1') each appear under most of them."""
+
+
+def test_a_release_asked_of_by_its_version_is_that_release() -> None:
+    result = ask(PATCH_RELEASES, "When was v4.12.1 released?")
+    assert result.answer.startswith("v4.12.1 (2026-10-11)")

@@ -37,6 +37,7 @@ from pipeline.engines.extractive.terms import (
     query_terms,
     stem,
     tokens,
+    version_literals,
 )
 from pipeline.engines.extractive.units import FUNCTION_CHARS, Unit, coverage_units, covered
 from pipeline.engines.extractive.usage import gather, units_of
@@ -518,6 +519,9 @@ def build_query(question: str, texts: list[str], ids: list[str] | None = None) -
     name the documents of `texts`, for the names each one's title gives (see decisive.py).
     """
     terms = query_terms(content_question(question))
+    if asks_for_release(question):  # the version names the release asked of; elsewhere
+        # ('Since 0.20.0 redirects ...') it is context the answer need not repeat
+        terms += [v for v in version_literals(question) if v not in terms]
     latest = asks_for_latest(question) and ids is not None
     # A changelog's structure tells its newest release; it is read once for that and the
     # IDF pass, and kept only for such a question, for the memory it takes.

@@ -253,6 +253,15 @@ _LITERAL = re.compile(
 LITERAL = "="
 """Prefix of a literal term ('=-N'): no stem or bigram starts with it."""
 
+# A version as written: 'v2.14.1', '3.11.2', '1.0.0rc1' ('2.5' is a decimal).
+_VERSION = re.compile(r"(?<![\w\-])(?:v\d+(?:\.\d+)+|\d+(?:\.\d+){2,})(?:[a-z]+\d*)?(?![\w.-]*\d)")
+
+
+def version_literals(question: str) -> list[str]:
+    """The versions a question names, as literal terms: 'When was v2.14.1 released?' asks
+    of one release, whose numbers ('14', '1') are in most releases' headings."""
+    return [LITERAL + m.group() for m in _VERSION.finditer(question)]
+
 
 def query_terms(question: str) -> list[str]:
     """Distinct content terms of a question, in order; all its words if none is content.
