@@ -70,6 +70,9 @@ _NUMBERED = re.compile(r"(?:\d{1,3}|[A-Z])\.(?:\d{1,3}\.?)*\s+\S")
 _INLINE_TERM = re.compile(r" *(\S+(?: \S+)*?)(?: {2,}|\t+)(?=\S)")
 # Terms that are plainly options, escapes or placeholders: '-e', '--login', '\j', '~.', '%%'.
 _OPTIONISH = re.compile(r"[-+\\~%$@\[]")
+# A term line's names going on at a column: an option ('--window=n or -n' after '-zn or'),
+# or a word and a comma before one ('NUM, --unified[=NUM]' after '-u, -U').
+_NAMES_ON = re.compile(r"(?:[^\s,]*,\s*)?--?[A-Za-z]")
 _CAPS = re.compile(r"[A-Z][A-Z0-9 ,.'&/()\-]*[A-Z0-9)]")
 _CLOSING = frozenset(".,;:!?。！？、")
 # What a command or code line holds and a title does not: braces, pipes, '=', '$', a
@@ -488,7 +491,8 @@ class _Analyser:
             # '-m, --merge' is one term whose names run on after the comma, not '-m,' with
             # '--merge' as its description.
             plain = line[following] != " " and "  " not in term and len(term) <= TERM_MAX_CHARS
-            plain = plain and not term.endswith(",")
+            # '-u, -U NUM, --unified[=NUM]' over a description at column 14 names on past it
+            plain = plain and not term.endswith(",") and not _NAMES_ON.match(line, following)
             if plain and _OPTIONISH.match(term):
                 return len(line[: following - 1].rstrip()), following
         match = _INLINE_TERM.match(line)

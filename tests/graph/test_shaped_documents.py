@@ -725,3 +725,24 @@ def test_a_sections_opening_sentence_that_points_back_reads_after_its_heading() 
     result = _ask(FLAG_SECTIONS, "Which flag prints the version?")
     expected = "-V/--version: print the version — This flag will print out the compiler's version."
     assert result.answer.startswith(expected)
+
+
+# diff(1): names that run on past the column their description starts at.
+COMPARE_OPTIONS = """OPTIONS
+       -q, --brief
+              report only when files differ
+
+       -u, -U NUM, --unified[=NUM]
+              output NUM (default 3) lines of unified context
+
+       -bn or --blocks=n
+              Compares n blocks at a time.
+"""
+
+
+def test_option_names_running_past_the_description_column_stay_one_term() -> None:
+    result = _ask(COMPARE_OPTIONS, "What does --unified do?")
+    expected = "-u, -U NUM, --unified[=NUM]: output NUM (default 3) lines of unified context"
+    assert result.answer.startswith(expected)
+    result = _ask(COMPARE_OPTIONS, "What does --blocks do?")
+    assert result.answer.startswith("-bn or --blocks=n: Compares n blocks at a time.")
