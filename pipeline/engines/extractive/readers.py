@@ -41,8 +41,13 @@ _lock = threading.Lock()
 
 
 def worker_count(processes: int) -> int:
-    """The setting's value as a count: 0 means one per core."""
-    return processes or os.cpu_count() or 1
+    """The setting's value as a count: 0 means one per core this process may run on (its
+    CPU affinity: a container pinned to 2 of 64 cores gets 2)."""
+    if processes:
+        return processes
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
 
 
 def pool(processes: int) -> ProcessPoolExecutor | None:
