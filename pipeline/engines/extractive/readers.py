@@ -36,6 +36,8 @@ MIN_CHARS = 4_000
 ~0.1 ms, but a short chunk reads in a millisecond or two and a worker may be busy."""
 
 _PRELOAD = ["pipeline.engines.extractive.engine"]
+# A fork server where there is one (POSIX); Windows has only spawn, each worker importing anew.
+_START_METHOD = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
 _pools: dict[int, ProcessPoolExecutor] = {}
 _lock = threading.Lock()
 
@@ -57,8 +59,9 @@ def pool(processes: int) -> ProcessPoolExecutor | None:
         return None
     with _lock:
         if count not in _pools:
-            context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(_PRELOAD)
+            context = multiprocessing.get_context(_START_METHOD)
+            if _START_METHOD == "forkserver":
+                context.set_forkserver_preload(_PRELOAD)
             _pools[count] = ProcessPoolExecutor(
                 count,
                 mp_context=context,
