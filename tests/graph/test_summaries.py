@@ -453,3 +453,28 @@ def test_a_cached_summary_reading_is_reused_only_where_it_means_the_same() -> No
 
     assert key(0) != key(100)
     assert key(100) == key(5000)
+
+
+BUILD_FLAGS = """# Build flags
+
+All of these flags are passed to the builder with -B, short for "build".
+
+## strip-level
+
+This flag sets how much debugging information is removed from the output.
+
+## link-mode
+
+This option lets you choose whether libraries are linked statically or dynamically.
+
+## cache-dir
+
+Builds keep their intermediate files in the cache directory, which holds one folder a target.
+"""
+
+
+def test_a_sections_sentence_that_points_back_reads_after_its_heading_in_a_summary() -> None:
+    summary = summarize(BUILD_FLAGS, settings=OFF).summary
+    assert "strip-level: This flag sets how much debugging information" in summary
+    assert "link-mode: This option lets you choose whether libraries" in summary
+    assert "cache-dir:" not in summary  # its sentence says what it is about itself

@@ -36,8 +36,8 @@ from pipeline.engines.extractive.lexrank import (
     lexrank,
     tfidf_matrix,
 )
-from pipeline.engines.extractive.openers import DANGLING, SELF_REFERENCE
-from pipeline.engines.extractive.passages import Passages
+from pipeline.engines.extractive.openers import DANGLING, SELF_REFERENCE, points_back
+from pipeline.engines.extractive.passages import HEADING_LEAD_CHARS, Passages
 from pipeline.engines.extractive.releases import heading_line, release_headings
 from pipeline.engines.extractive.terms import tokens
 from pipeline.text.layout import without_marker
@@ -397,7 +397,7 @@ class _Outline:
                 and not _BOILERPLATE.search(read)
                 and (licence or not _GRANT.search(read))
                 and not self._in_boilerplate_section(unit)
-                and not self._dangles(unit)
+                and (not self._dangles(unit) or bool(self._pointed_at(unit)))
                 # an item led in by '...: ' states a condition as a fact when alone
                 and not self.p.led_in(self.p.blocks[unit])
             )
@@ -486,8 +486,32 @@ class _Outline:
         return [float(s) / top if top else 0.0 for s in scores]
 
     def _pick(self, unit: int, score: float) -> Pick:
+        """The unit as a candidate; after its heading when it opens its section pointing
+        back to it: rustc's 'code-model: This option lets you choose which code model to
+        use.'"""
         start, end = self.p.spans[unit]
+        name = self._pointed_at(unit)
+        if name:
+            return Pick(
+                self.s[self.p.blocks[unit] - 1].start, end, score, f"{name}: {self.reads[unit]}"
+            )
         return Pick(start, end, score, self.reads[unit])
+
+    def _pointed_at(self, unit: int) -> str:
+        """The heading a section's opening sentence points back to ('This option ...' under
+        '## code-model'), as it reads; empty if it does not."""
+        block = self.p.blocks[unit]
+        parent = self.s.parent(block)
+        if (
+            parent != block - 1
+            or self.p.first[block] != unit
+            or self.s.kind(parent) != Kind.HEADING
+        ):
+            return ""
+        if not points_back(self.reads[unit]):
+            return ""
+        name = self._heading_line(parent).rstrip(".:")
+        return name if len(name) <= HEADING_LEAD_CHARS else ""
 
     def _read(self, unit: int) -> str:
         start, end = self.p.spans[unit]
