@@ -297,8 +297,9 @@ class Settings(BaseSettings):
         25_000,
         ge=50,
         le=1_000_000,
-        description="Chunk size in tokens when the built-in engine reads (chunk_size is for "
-        "models): it reads a chunk in microseconds, so big chunks only save per-chunk overhead.",
+        description="Chunk size when the built-in engine reads, in tokens of 4 characters in "
+        "every script (chunk_size is for models): its reading costs by characters, and big "
+        "chunks only save per-chunk overhead.",
         shapes_output=True,
     )
     reader_processes: int = setting(

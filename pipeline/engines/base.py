@@ -17,6 +17,10 @@ class Engine(Protocol):
     chunk_size: int | None
     """Chunk size in tokens this engine reads best at; None means Settings.chunk_size."""
 
+    chars_per_token: float | None
+    """Characters a token of the chunk size stands for; None: each document's own ratio (a
+    model's window is tokens, so a Japanese chunk holds fewer characters than an English one)."""
+
     cache_identity: str | None
     """What the chunk cache keys this engine's readings by (its kind and model, and how it
     asks); None: its readings are never cached."""

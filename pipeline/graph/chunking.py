@@ -43,6 +43,7 @@ def split_documents(
     chunk_size: int | None = None,
     *,
     structured: bool = False,
+    chars_per_token: float | None = None,
 ) -> list[Chunk]:
     """Chunks of every document in order, ids numbered across documents from 0.
 
@@ -58,6 +59,9 @@ def split_documents(
     before it, from a sentence start. A chunk is always `text[start:end]` exactly, and a
     PDF's chunk carries the page starts inside it (so its page furniture is told apart).
 
+    `chars_per_token` fixes the ratio for every document (the built-in engine's reading
+    costs by characters, whatever the script).
+
     `structured` (for a model's chunks) reads each document's structure first: no cut falls
     inside a list item, table row or term, a cut before a heading is likelier, and each
     chunk carries its `section`, the headings above its start.
@@ -68,7 +72,8 @@ def split_documents(
         structure = analyse(document.text, document.page_starts) if structured else None
         code = fenced_code(document.text)
         breaks = structured_breaks(structure) if structure is not None else candidate_breaks
-        spans = chunk_spans(document.text, size, settings.chunk_overlap, outside(code, breaks))
+        cuts = outside(code, breaks)
+        spans = chunk_spans(document.text, size, settings.chunk_overlap, cuts, chars_per_token)
         for start, end in outside_starts(spans, code):
             piece = document.text[start:end]
             if not piece.strip():
@@ -88,10 +93,15 @@ def split_documents(
 
 
 def chunk_spans(
-    text: str, size: int, overlap: int, breaks: Breaks = candidate_breaks
+    text: str,
+    size: int,
+    overlap: int,
+    breaks: Breaks = candidate_breaks,
+    chars_per_token: float | None = None,
 ) -> list[tuple[int, int]]:
-    """(start, end) of each chunk of `text`: at most `size` tokens, overlap included."""
-    ratio = quantised_chars_per_token(text)
+    """(start, end) of each chunk of `text`: at most `size` tokens (at `chars_per_token`, or
+    the text's own ratio), overlap included."""
+    ratio = chars_per_token or quantised_chars_per_token(text)
     most = max(2, int(size * ratio))
     repeat = min(int(overlap * ratio), most // 4)  # the overlap never crowds out the text
     cuts = content_defined_cuts(text, Sizes.up_to(most - repeat), breaks)

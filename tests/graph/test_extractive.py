@@ -372,3 +372,22 @@ def test_close_runner_up_citations_prefer_sentences_that_add_question_terms() ->
     assert diverse_order(question, sentences, [10.0, 9.6, 9.5], 3) == [0, 2, 1]
     # A runner-up far behind is not promoted for its new words.
     assert diverse_order(question, sentences, [10.0, 9.6, 5.0], 3) == [0, 1, 2]
+
+
+def test_the_built_in_engine_cuts_chinese_and_english_into_chunks_of_like_length() -> None:
+    # Its reading costs by characters: a token-sized Chinese chunk (~0.8 characters a token)
+    # would be a fifth of an English one, and five times the tasks for the same text.
+    chinese = "。".join(
+        f"第{i}號倉庫的門禁密碼由管理員每月更換一次並通知所有值班人員" for i in range(600)
+    )
+    english = " ".join(
+        f"Warehouse {i} changes its door code once a month for the staff." for i in range(300)
+    )
+    settings = Settings(extractive_chunk_size=500, cache="off")
+    chinese_chunks = ask(chinese, "第7號倉庫的密碼多久更換？", settings=settings).coverage.chunks
+    english_chunks = ask(
+        english, "How often does warehouse 7 change its code?", settings=settings
+    ).coverage.chunks
+    assert abs(len(chinese) - len(english)) < 0.2 * len(english)
+    assert english_chunks >= 5
+    assert chinese_chunks <= 1.5 * english_chunks

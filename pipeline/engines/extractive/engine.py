@@ -49,6 +49,9 @@ from pipeline.types import (
 
 _SENTENCE_END = re.compile(r"[.!?:;。！？：；…][\"'”’)\]」』）]*$")
 
+ENGLISH_CHARS_PER_TOKEN = 4.0
+"""Characters a token of extractive_chunk_size stands for, in every script."""
+
 RUNNER_UP_SHARE = 0.3
 """Least share of the best sentence's score a runner-up needs to be cited; on held-out
 SQuAD questions no runner-up holding the answer scores below it (0.4 would lose 0.2%)."""
@@ -78,6 +81,10 @@ class ExtractiveEngine:
         self.settings = settings
         # Reading a chunk costs microseconds here, so big chunks only cut per-task overhead.
         self.chunk_size: int | None = settings.extractive_chunk_size
+        # Its reading costs by characters, not tokens: chunks hold as many characters in any
+        # script (Chinese text at ~0.8 characters a token made 5x as many chunks, each one a
+        # task's overhead), at the English ratio the size was chosen at.
+        self.chars_per_token: float | None = ENGLISH_CHARS_PER_TOKEN
         self.cache_identity: str | None = f"extractive:{code_version()}"
         self._cited = max(settings.evidence_sentences, settings.answer_sentences)
         # Each chunk offers twice the citations needed, so answer() can pick diverse ones.

@@ -62,6 +62,7 @@ class LLMEngine:
         self.model = models.map
         self.reduce_model = models.reduce
         self.chunk_size: int | None = None  # a model's context: Settings.chunk_size decides
+        self.chars_per_token: float | None = None  # a model counts tokens
         self.cache_identity: str | None = _json(
             {"engine": "llm", "model": model_identity(self.model), "reply": _READING_SCHEMA}
         )

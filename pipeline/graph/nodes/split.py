@@ -30,7 +30,11 @@ def make_split(engine: Engine, settings: Settings) -> NodeFn:
         # chunks are structured (whole rows and items, each with its heading path); the
         # built-in engine reads each chunk's structure itself, so its split stays one scan.
         chunks = split_documents(
-            documents, settings, engine.chunk_size, structured=engine.chunk_size is None
+            documents,
+            settings,
+            engine.chunk_size,
+            structured=engine.chunk_size is None,
+            chars_per_token=engine.chars_per_token,
         )
         emit("split", chunks=len(chunks))
         return {
