@@ -307,8 +307,9 @@ class Settings(BaseSettings):
         ge=0,
         le=256,
         description="Processes the built-in engine reads a long document's chunks in: 1 reads "
-        "in the calling process, 0 one per core (`longdoc serve`'s default). A script that "
-        "sets it must guard its entry point (`if __name__ == '__main__':`): workers import it.",
+        "in the calling process, 0 one per core (`longdoc serve`'s, with one worker). A script "
+        "that sets it must guard its entry point (`if __name__ == '__main__':`): workers "
+        "import it.",
     )
     data_dir: Path = setting(
         Path(".longdoc"), description="Directory for chat threads and other local state."
