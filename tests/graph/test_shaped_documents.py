@@ -746,3 +746,33 @@ def test_option_names_running_past_the_description_column_stay_one_term() -> Non
     assert result.answer.startswith(expected)
     result = _ask(COMPARE_OPTIONS, "What does --blocks do?")
     assert result.answer.startswith("-bn or --blocks=n: Compares n blocks at a time.")
+
+
+PLATFORMS = """# Platform support
+
+## Tier 1
+
+Tier 1 platforms are built and tested after every change.
+
+Every tier 1 platform runs the full test suite.
+
+| platform | notes |
+|---|---|
+| arm64-linux | ARM64 Linux (kernel 5.4+) |
+| x64-linux | 64-bit Linux (kernel 4.19+) |
+| x64-windows | 64-bit Windows 10+ |
+
+## Tier 2
+
+Tier 2 platforms are built after every change but not tested.
+"""
+
+
+def test_a_question_for_several_things_gets_the_names_a_table_under_the_paragraph_lists() -> None:
+    result = _ask(PLATFORMS, "Which platforms are tier 1 platforms that run the full test suite?")
+    assert result.answer.splitlines()[:4] == [
+        "Every tier 1 platform runs the full test suite.",
+        "- arm64-linux",
+        "- x64-linux",
+        "- x64-windows",
+    ]

@@ -418,14 +418,35 @@ class Passages:
         block = self.blocks[unit]
         if self.structure.kind(block) != Kind.PARAGRAPH or self._last_unit(block) != unit:
             return None
-        items = []
-        for following in range(block + 1, len(self.structure)):
-            if self.structure.kind(following) != Kind.ITEM:
-                break
-            items.append(following)
-        if not items or all(self.first[b] < 0 or self.links_only(self.first[b]) for b in items):
-            return None  # no list, or a table of contents under the paragraph
+        items = self._run_of(block + 1, Kind.ITEM)
+        if not items:
+            return self._table_names(unit, self._run_of(block + 1, Kind.ROW))
+        if all(self.first[b] < 0 or self.links_only(self.first[b]) for b in items):
+            return None  # a table of contents under the paragraph
         return self._listed(*self.spans[unit], items)
+
+    def _run_of(self, block: int, kind: Kind) -> list[int]:
+        """The blocks of `kind` from `block` on, up to the first of another kind."""
+        run = []
+        while block < len(self.structure) and self.structure.kind(block) == kind:
+            run.append(block)
+            block += 1
+        return run
+
+    def _table_names(self, unit: int, rows: list[int]) -> Shown | None:
+        """The unit with the first cells of the table under it, one a line: rustc's 'All
+        tier 1 targets with host tools support the full standard library.' over its table
+        of targets names them; None for no table with a header row, or one too long."""
+        body = [r for r in rows if self.structure[r].level != 1]
+        if not rows or self.structure[rows[0]].level != 1 or not body:
+            return None
+        names = [
+            _cells(self.text[self.structure[r].start : self.structure[r].end])[0] for r in body
+        ]
+        text = "\n".join([self._read(*self.spans[unit]), *(f"- {name}" for name in names)])
+        if len(text) > STEPS_MAX_CHARS:
+            return None
+        return Shown(self.spans[unit][0], self.structure[body[-1]].end, text)
 
     def _listed(self, start: int, lead_end: int, items: list[int]) -> Shown | None:
         """The lead-in from `start` to `lead_end`, then each item on a line of its own
