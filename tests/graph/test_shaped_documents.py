@@ -776,3 +776,10 @@ def test_a_question_for_several_things_gets_the_names_a_table_under_the_paragrap
         "- x64-linux",
         "- x64-windows",
     ]
+
+
+def test_a_row_asked_whether_it_is_of_a_kind_reads_after_the_heading_that_says() -> None:
+    result = _ask(PLATFORMS, "Is x64-windows a tier 1 platform?")
+    assert result.answer.startswith("Tier 1: x64-windows — notes: 64-bit Windows 10+")
+    result = _ask(PLATFORMS, "Is x64-windows a tier 2 platform?")
+    assert result.answer.startswith("Tier 1: x64-windows")  # its own tier, not the one asked

@@ -373,16 +373,17 @@ class Passages:
 
     def in_section(self, unit: int, shown: Shown, category: Collection[str]) -> Shown:
         """A table row (`shown`) after its section's heading when the question asks which
-        `category` (index terms of 'What tier is ...?') and the heading names it but the row
-        does not: 'What tier is aarch64-apple-darwin?' reads 'Tier 1 with Host Tools:
-        aarch64-apple-darwin — notes: ARM64 macOS'."""
+        `category` (index terms of 'What tier is ...?', 'Is ... a tier 2 target?') and the
+        heading names it but the row does not: 'What tier is aarch64-apple-darwin?' reads
+        'Tier 1 with Host Tools: aarch64-apple-darwin — notes: ARM64 macOS'; asked whether a
+        tier 3 target is tier 2, its 'Tier 3' heading tells."""
         if not category or self.kinds[unit] != Kind.ROW:
             return shown
         path = self.structure.heading_path(self.blocks[unit])
         if not path:
             return shown
         title = self.heading_text(path[-1])
-        if not set(category) <= set(iter_tokens(title)):
+        if not set(category) & set(iter_tokens(title)):
             return shown
         if set(category) <= set(iter_tokens(shown.text)):
             return shown  # the row says it itself

@@ -385,19 +385,24 @@ asks for: 'How do I delete the files that find finds?' wants '-delete  Delete fi
 not the warning elsewhere that names deleting too."""
 
 
-# "What tier is ...?", "Which release added ...?": the category the answer is one of.
+# "What tier is ...?", "Which release added ...?": the category the answer is one of; "Is
+# ... a tier 2 target?": the category asked about ('tier 2', its first two words).
 _ASKED_CATEGORY = re.compile(
     r"^\s*(?:what|which)\s+(?P<category>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+"
-    r"(?:is|are|was|were|does|do|did|has|have)\b",
+    r"(?:is|are|was|were|does|do|did|has|have)\b"
+    r"|^\s*(?:is|are|was|were)\s+\S.*?\s+an?\s+(?P<member>[\w-]+(?:\s+[\w-]+)?)",
     re.IGNORECASE,
 )
 
 
 def asked_category(question: str) -> list[str]:
     """Index terms of the category a 'What X is ...?' question asks for ('What tier is
-    aarch64-apple-darwin?' -> ['tier']); [] for other questions."""
+    aarch64-apple-darwin?' -> ['tier']) or an 'Is ... a Y?' one asks about ('Is
+    riscv64gc-unknown-linux-gnu a tier 2 target?' -> ['tier', '2']); [] for others."""
     match = _ASKED_CATEGORY.match(question)
-    return tokens(match.group("category")) if match else []
+    if match is None:
+        return []
+    return tokens(match.group("category") or match.group("member"))
 
 
 def asked_action(question: str) -> str | None:
