@@ -362,14 +362,14 @@ def _shown(
     """Evidence for a scored unit, cited and shown whole: a list with its lead-in (a
     procedure's steps) when the question asks how to do something or for several things
     (then a paragraph's closing sentence with a list right under it too), else the unit
-    with its term, headers or lead-in;
+    with its term, headers, lead-in or the heading it points back to;
     after its release's heading when the question asks which release or when, and a table
     row after its section's heading when that names the `category` the question asks for."""
     unit = passages.unit_at(hit.start)
     listed = passages.procedure(unit) if whole_list else None
     if listed is None and several:
         listed = passages.list_after(unit)
-    shown = listed or passages.show(unit)
+    shown = listed or passages.under_heading(unit, passages.show(unit))
     shown = (
         passages.in_release(unit, shown) if release else passages.in_section(unit, shown, category)
     )

@@ -36,8 +36,8 @@ from pipeline.engines.extractive.lexrank import (
     lexrank,
     tfidf_matrix,
 )
-from pipeline.engines.extractive.openers import DANGLING, SELF_REFERENCE, points_back
-from pipeline.engines.extractive.passages import HEADING_LEAD_CHARS, Passages
+from pipeline.engines.extractive.openers import DANGLING, SELF_REFERENCE
+from pipeline.engines.extractive.passages import Passages
 from pipeline.engines.extractive.releases import heading_line, release_headings
 from pipeline.engines.extractive.terms import tokens
 from pipeline.text.layout import without_marker
@@ -492,26 +492,15 @@ class _Outline:
         start, end = self.p.spans[unit]
         name = self._pointed_at(unit)
         if name:
-            return Pick(
-                self.s[self.p.blocks[unit] - 1].start, end, score, f"{name}: {self.reads[unit]}"
-            )
+            heading_start = self.s[self.p.blocks[unit] - 1].start
+            return Pick(heading_start, end, score, f"{name}: {self.reads[unit]}")
         return Pick(start, end, score, self.reads[unit])
 
     def _pointed_at(self, unit: int) -> str:
-        """The heading a section's opening sentence points back to ('This option ...' under
-        '## code-model'), as it reads; empty if it does not."""
-        block = self.p.blocks[unit]
-        parent = self.s.parent(block)
-        if (
-            parent != block - 1
-            or self.p.first[block] != unit
-            or self.s.kind(parent) != Kind.HEADING
-        ):
-            return ""
-        if not points_back(self.reads[unit]):
-            return ""
-        name = self._heading_line(parent).rstrip(".:")
-        return name if len(name) <= HEADING_LEAD_CHARS else ""
+        """The name of the heading the unit points back to (Passages.heading_pointed_at),
+        as the summary reads it; empty for none."""
+        heading = self.p.heading_pointed_at(unit)
+        return self._heading_line(heading).rstrip(".:") if heading >= 0 else ""
 
     def _read(self, unit: int) -> str:
         start, end = self.p.spans[unit]

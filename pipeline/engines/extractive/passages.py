@@ -294,24 +294,30 @@ class Passages:
         if halves is not None:  # one sentence, cut by a page's footer and the next's header
             first, second = (self.spans[half] for half in halves)
             return Shown(first[0], second[1], f"{self._read(*first)} {self._read(*second)}")
-        heading = self._heading_pointed_at(unit, text)
-        if heading:
-            return Shown(start, end, f"{heading} — {text}")
         return Shown(start, end, text)
 
-    def _heading_pointed_at(self, unit: int, text: str) -> str:
-        """The heading a section's opening sentence points back to, when it does: under
-        '## -V/--version: print a version', 'This flag will print out rustc's version.'
-        says which flag only with it. Empty otherwise."""
+    def under_heading(self, unit: int, shown: Shown) -> Shown:
+        """`shown` (the unit as show() reads it) after the heading it points back to, when
+        it is a section's opening sentence as it stands: under '## -V/--version: print a
+        version', 'This flag will print out rustc's version.' says which flag only with it."""
+        heading = self.heading_pointed_at(unit)
+        if heading < 0 or (shown.start, shown.end) != self.spans[unit]:
+            return shown  # no such heading, or the unit reads with more than itself
+        return Shown(shown.start, shown.end, f"{self.heading_text(heading)} — {shown.text}")
+
+    def heading_pointed_at(self, unit: int) -> int:
+        """The heading block a section's opening sentence points back to ('This option ...'
+        under '## code-model'), if it is a short one; -1 otherwise."""
         block = self.blocks[unit]
         parent = self.structure.parent(block)
         opens_section = parent == block - 1 and self.first[block] == unit
         if not opens_section or self.structure.kind(parent) != Kind.HEADING:
-            return ""
-        if not openers.points_back(text):
-            return ""
-        heading = self.heading_text(parent)
-        return heading if len(heading) <= HEADING_LEAD_CHARS else ""
+            return -1
+        if self.structure.kind(block) != Kind.PARAGRAPH:
+            return -1
+        if not openers.points_back(self._read(*self.spans[unit])):
+            return -1
+        return parent if len(self.heading_text(parent)) <= HEADING_LEAD_CHARS else -1
 
     def _across_page(self, unit: int) -> tuple[int, int] | None:
         """The two halves of a sentence a page break cuts, if `unit` is one of them: a
@@ -614,8 +620,7 @@ class Passages:
                 start = self.spans[unit][0]
                 # '15. Disclaimer of Warranty.' leads in as '15. Disclaimer of Warranty:'
                 lead = title[:-1] if title.endswith((".", ":")) else title
-                text = shown.text.removeprefix(f"{title} — ")  # the heading said once
-                return Shown(start, shown.end, f"{lead}: {text}")
+                return Shown(start, shown.end, f"{lead}: {shown.text}")
         start, end = self.spans[unit]
         return Shown(start, end, title)
 
