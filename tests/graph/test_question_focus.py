@@ -8,6 +8,7 @@ import pytest
 
 from pipeline import ask
 from pipeline.engines.extractive.retrieval import answer_type
+from pipeline.prompts import NOT_FOUND
 
 # A made-up company: its katakana name fills most of the question's bigrams.
 NEWS_SITE = """ハルカ・ネットワークスは東京の会社である。
@@ -194,3 +195,22 @@ def test_how_much_question_about_a_cost_cites_the_sum_of_money() -> None:
     question = "How much does the harbour map cost?"
     assert answer_type(question) == "money"
     assert "$12" in ask(HARBOUR_MAP, question).citations[0].quote
+
+
+# The kiosk's text names the map, its paper and its stall, and is free of any sum of money.
+HARBOUR_KIOSK = (
+    "The harbour map is sold at the kiosk by the ferry stop. "
+    "It is printed on waterproof paper and kept free of advertising. "
+    "The kiosk opens at seven and closes when the last ferry leaves."
+)
+
+
+@pytest.mark.parametrize(
+    "question", ["How much does the harbour map cost?", "What is the price of the harbour map?"]
+)
+def test_price_question_of_a_text_that_states_no_sum_of_money_is_not_found(question: str) -> None:
+    result = ask(HARBOUR_KIOSK, question)
+    assert result.answer == NOT_FOUND["en"]
+    assert result.citations == []
+    # ... while a text that states one still answers it.
+    assert "$12" in ask(HARBOUR_MAP, question).answer

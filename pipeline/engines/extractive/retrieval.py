@@ -223,7 +223,7 @@ _ANSWER_PATTERNS: dict[AnswerType, re.Pattern[str]] = {
         r"[$€£¥₹]\s?\d|\b(?:NOK|USD|EUR|GBP|SEK|DKK|CHF|JPY|CNY|AUD|CAD)\s?\d"
         r"|\d[\d,.]*\s*(?:(?:million|billion|thousand|trillion|m|bn)\s+)?(?:dollars?|euros?"
         r"|pounds?|yen|yuan|francs?|marks?|lir[ae]|kron[ae]r?|rupees?|cents?|pence|shillings?"
-        r"|guineas?|NOK|USD|EUR|GBP|SEK|DKK|CHF)\b|\bfree of charge\b|\bfree\b",
+        r"|guineas?|NOK|USD|EUR|GBP|SEK|DKK|CHF)\b|\bfree of charge\b|\bfree\b(?!\s+of\b)",
         re.IGNORECASE,
     ),
     "person": re.compile(_NAME),
@@ -548,7 +548,7 @@ def build_query(question: str, texts: list[str], ids: list[str] | None = None) -
         terms = [t for t in terms if t not in decisive.variants]
         terms += [v for v in spellings if v not in terms]
         usage = gather(terms, texts, units)
-    unwritten = _unwritten(question, terms, usage, texts)
+    unwritten = _unwritten(question, terms, usage, texts) + _unheld_kind(question, texts)
     if unwritten:
         decisive = dataclasses.replace(decisive, absent=[*decisive.absent, *unwritten])
     n = usage.sentences + PRIOR_SENTENCES
@@ -646,6 +646,17 @@ def _unwritten(question: str, terms: list[str], usage: Usage, texts: list[str]) 
             missing.append(name)
     missing += options_not_held(question, texts)  # 'read -z' when only 'test -z' is
     return list(dict.fromkeys(missing))
+
+
+def _unheld_kind(question: str, texts: list[str]) -> list[str]:
+    """What a question asks the price or cost of, when the documents state no sum of money
+    at all: "What is the retail price of the Corvid 3?" of a manual that names the Corvid 3
+    throughout but never a price. Its other words match, and the missing ones ('retail
+    price') are common words a paraphrase could stand for; a sum of money has no paraphrase."""
+    if answer_type(question) != "money":
+        return []
+    money = _ANSWER_PATTERNS["money"]
+    return [] if any(money.search(text) for text in texts) else ["a sum of money"]
 
 
 @dataclass(frozen=True)
