@@ -214,3 +214,22 @@ def test_price_question_of_a_text_that_states_no_sum_of_money_is_not_found(quest
     assert result.citations == []
     # ... while a text that states one still answers it.
     assert "$12" in ask(HARBOUR_MAP, question).answer
+
+
+# Every sentence names the bakery's revenue and the year; one states the revenue itself.
+BAKERY_ACCOUNTS = (
+    "The bakery's total spending on new ovens was $41,000 in 2024, about a tenth of its revenue. "
+    "Revenue for 2024 was $402,000, up from $365,000 a year before. "
+    "Wholesale customers brought 30 percent of the bakery's revenue in 2024."
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["What was the bakery's total revenue in 2024?", "What was the revenue of the bakery in 2024?"],
+)
+def test_what_was_the_x_question_cites_the_sentence_stating_x_not_one_using_it(
+    question: str,
+) -> None:
+    assert answer_type(question) == "money"
+    assert "$402,000" in ask(BAKERY_ACCOUNTS, question).citations[0].quote

@@ -144,7 +144,8 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern[str]]] = [
         re.compile(
             r"\bhow much\b.*\b(?:cost|pa(?:y|id)|spen[dt]|purchas|invest|money|worth|price|budget"
             r"|fund|rais|charg|fee|s[eo]l[ld]|earn|salar|donat|lo?an|lend|owe)"
-            r"|\bwhat (?:was|is|were|are) the (?:\w+ )?(?:cost|price|budget|fee|salary)s?\b",
+            r"|\bwhat (?:was|is|were|are) the (?:[\w'’]+ ){0,2}?(?:cost|price|budget|fee|salary"
+            r"|revenue|income|profit|turnover|earning)s?\b",
             re.IGNORECASE,
         ),
     ),
@@ -429,6 +430,36 @@ def asks_negated(question: str) -> bool:
     """'What was not founded in 1870?': only a sentence stating a negation can answer it;
     the sentence saying what was founded answers the question without 'not'."""
     return _NEGATED.search(_NOT_NEGATED.sub(" ", question)) is not None
+
+
+# "What was the Group's total revenue in 2024?": the thing whose value is asked, before the
+# words that set where or when ('in 2024', 'of the station', 'during the war').
+_ATTRIBUTE = re.compile(
+    r"^\s*what\s+(?:is|was|are|were)\s+the\s+(?P<attribute>(?:[\w'’-]+\s+){0,2}?[\w'’-]+)"
+    r"\s*(?:\?|$|\b(?:in|of|for|at|on|during|by|from|after|before|when|that|which)\b)",
+    re.IGNORECASE,
+)
+VALUE_WORDS = 6
+"""Most words before a sentence's value that may state what it is the value of: 'Group
+revenue for 2024 was' (5), not 'The Group's total spending on research and development
+was ... of revenue'."""
+VALUE_BOOST = 0.2
+"""Score bonus (x1.2, beside TYPE_BOOST) for a sentence whose value follows, within
+VALUE_WORDS words of its opening, the thing a 'What was the X?' question asks the value of."""
+
+
+def asked_attribute(question: str) -> str:
+    """The index term of what a 'What was the X ...?' question asks the value of, X's last
+    word: "What was the Group's total revenue in 2024?" -> 'revenu' (whose revenue is
+    context a sentence of the Group's report need not repeat); '' for other questions."""
+    match = _ATTRIBUTE.match(question)
+    found = tokens(match.group("attribute")) if match else []
+    return found[-1] if found else ""
+
+
+def _states_value_of(before_value: str, attribute: str) -> bool:
+    """The text before a sentence's value opens by naming the attribute asked about."""
+    return len(before_value.split()) <= VALUE_WORDS and attribute in tokens(before_value)
 
 
 def asks_for_section(question: str) -> bool:
@@ -824,6 +855,7 @@ class _Scorer:
         self.heading = passages.labels
         self.what_is = asks_what_is(query.question)
         self.subject = defined_terms(query.question)
+        self.attribute = asked_attribute(query.question) if query.kind else ""
         self.action = asked_action(query.question)
         self.negated = asks_negated(query.question)
         self.section = asks_for_section(query.question)
@@ -844,6 +876,8 @@ class _Scorer:
         """Per kind of unit, the most `finish` may multiply a score by (RESTATED and
         LACKING_NAME only lower it)."""
         plain = 1 + TYPE_BOOST if self.query.kind else 1.0
+        if self.attribute:
+            plain *= 1 + VALUE_BOOST
         if self.subject:
             plain = max(plain, 1 + DEFINITION_BOOST)
         if self.action:
@@ -1012,8 +1046,10 @@ class _Scorer:
             score *= HEADING_WEIGHT
         elif passages.links_only(sid):
             score *= LINKS_WEIGHT  # a table of contents' '1. [Install](...#install)'
-        elif query.kind and _has_answer_type(sentence, query):
+        elif query.kind and (typed := _answer_at(sentence, query)) >= 0:
             score *= 1 + TYPE_BOOST
+            if self.attribute and _states_value_of(sentence[:typed], self.attribute):
+                score *= 1 + VALUE_BOOST  # 'Group revenue for 2024 was NOK 4,812 million'
         shows_answer = passages.opens_description(sid) or (self.many and passages.leads_list(sid))
         if sid in self.restated and not shows_answer:
             # a heading or term the question names is what it asks about; but a description
@@ -1186,24 +1222,29 @@ def _paragraph_scores(
 
 
 def _has_answer_type(sentence: str, query: Query) -> bool:
+    return _answer_at(sentence, query) >= 0
+
+
+def _answer_at(sentence: str, query: Query) -> int:
+    """Where the first answer of the question's type starts in `sentence`, or -1."""
     assert query.kind is not None
     question = query.question.lower()
     for match in _ANSWER_PATTERNS[query.kind].finditer(sentence):
         found = match.group()
         if query.kind == "person":
             if any(word.lower() not in question for word in found.split()):
-                return True
+                return match.start()
         elif query.kind == "name":
             if found[0].islower() or any(w.lower() not in question for w in found.split()):
-                return True
+                return match.start()
         elif query.kind == "place":
             if fold(found.split()[-1].lower()) not in fold(question):
-                return True
+                return match.start()
         elif query.kind == "number" and _is_date_part(sentence, match):
             continue  # "how many" wants a count: in "May 4, 1990" neither 4 nor 1990 is one
         elif found.lower() not in question:
-            return True
-    return False
+            return match.start()
+    return -1
 
 
 _YEAR = re.compile(r"(1[0-9]\d\d|20\d\d)s?")
