@@ -99,6 +99,13 @@ def test_sentence_ends_are_found_where_they_were(text: str) -> None:
     assert [text[a:b] for a, b in spans] == _reference_sentences(text)
 
 
+@pytest.mark.parametrize("operator", ["+", "=", "×", "÷", "−"])
+def test_sentence_goes_on_past_a_mark_that_an_operator_follows(operator: str) -> None:
+    # 'the factorial (p − 1)! + 1': a formula's '!' is no sentence end
+    text = f"An integer p is prime if the factorial (p − 1)! {operator} 1 is divisible by p. Next."
+    assert [text[a:b] for a, b in sentence_spans(text)] == [text[:-6], "Next."]
+
+
 def _reference_sentences(text: str) -> list[str]:
     """The same cuts written with the original alternation of three patterns."""
     import re

@@ -6,16 +6,17 @@ import itertools
 import re
 
 # A sentence ends at Latin punctuation followed by whitespace and something that is not a
-# lowercase letter ("e.g. this" does not end), an ellipsis or a comma ('"squash! ..." or'
-# goes on; a contents page's leader dots '. . .' still end), at CJK enders (no space
-# follows them in Japanese or Chinese), or at a line break unless the next line goes on in
+# lowercase letter ("e.g. this" does not end), an ellipsis, a comma ('"squash! ..." or'
+# goes on) or an operator ('the factorial (p − 1)! + 1 is divisible'; a contents page's
+# leader dots '. . .' still end), at CJK enders (no space follows them in Japanese or
+# Chinese), or at a line break unless the next line goes on in
 # lowercase (hard-wrapped prose). Closing quotes and brackets stay with the sentence they close.
 # Each pattern starts with one character class, and each branch checks which character it
 # began at: a leading class lets the regex engine skip straight to candidate characters,
 # which alternatives starting with different classes do not (4x faster on prose).
 _END = re.compile(
     r"""[.!?。！？\n]
-      (?: (?<=[.!?]) [.!?]*['"”’)\]]*(?=\s+(?:[^\sa-z.,;:]|\.(?!\.)))
+      (?: (?<=[.!?]) [.!?]*['"”’)\]]*(?=\s+(?:[^\sa-z.,;:+=×÷−]|\.(?!\.)))
         | (?<=[。！？]) [。！？]*[」』”’）)]*
         | (?<=\n) (?![ \t]*[a-z]) )""",
     re.VERBOSE,
@@ -27,7 +28,7 @@ _END = re.compile(
 # never a sentence end by itself (see block_sentences for short lines).
 _END_IN_BLOCK = re.compile(
     r"""[.!?。！？]
-      (?: (?<=[.!?]) [.!?]*['"”’)\]]*(?=\s+(?:[^\sa-z.,;:]|\.(?!\.)))
+      (?: (?<=[.!?]) [.!?]*['"”’)\]]*(?=\s+(?:[^\sa-z.,;:+=×÷−]|\.(?!\.)))
         | (?<=[。！？]) [。！？]*[」』”’）)]* )""",
     re.VERBOSE,
 )
