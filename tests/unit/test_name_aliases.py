@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from pipeline import ask
 from pipeline.engines.extractive.retrieval import build_query
+from pipeline.prompts import NOT_FOUND
 
 LICENCE = """GNU LESSER GENERAL PUBLIC LICENSE
 Version 2.1, February 1999
@@ -89,3 +91,25 @@ def test_possessive_is_no_part_of_a_misspelt_name() -> None:
 )
 def test_other_names_stay_absent(question: str, absent: str) -> None:
     assert build_query(question, [ARTICLE]).decisive.absent == [absent]
+
+
+# A range of years written short: its last year is not written out.
+TOWN_HISTORY = (
+    "The castle keep was built between 1172 and 1177. "
+    "The king was imprisoned in the keep by the rebels in 1646–7, and released in 1648."
+)
+
+
+@pytest.mark.parametrize("year", ["1647", "1646"])
+def test_year_inside_a_range_written_short_is_held_by_the_range(year: str) -> None:
+    question = f"Who was imprisoned in the keep by the rebels in {year}?"
+    assert build_query(question, [TOWN_HISTORY]).decisive.absent == []
+    result = ask(TOWN_HISTORY, question)
+    assert result.citations[0].quote.startswith("The king was imprisoned")
+
+
+@pytest.mark.parametrize("year", ["1645", "1649", "1657"])
+def test_year_outside_every_range_stays_absent(year: str) -> None:
+    question = f"Who was imprisoned in the keep by the rebels in {year}?"
+    assert build_query(question, [TOWN_HISTORY]).decisive.absent == [year]
+    assert ask(TOWN_HISTORY, question).answer == NOT_FOUND["en"]

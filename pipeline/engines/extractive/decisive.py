@@ -188,8 +188,14 @@ FAMILY_BASE = 3
 
 def same_name(word: str, vocabulary: set[str], texts: list[str]) -> list[str]:
     """Index terms of the documents' own way of writing `word` when they never write it as
-    the question does: a number in words ('8' -> 'eight', '100' -> 'hundred'), a decade
-    in full ('80s', "80's" -> '1980s'), a name of the same family ('Jewish' -> 'jew'); else []."""
+    the question does: a year inside a range written short ('1647' -> '1646' of '1646–7'),
+    a number in words ('8' -> 'eight', '100' -> 'hundred'), a decade in full ('80s', "80's"
+    -> '1980s'), a name of the same family ('Jewish' -> 'jew'); else []."""
+    if _YEAR.fullmatch(word):  # '1647' of 'imprisoned ... in 1646–7': the range's first year
+        ranges = _ranges_ending(word)
+        firsts = {m.group(1) or m.group(2) for text in texts for m in ranges.finditer(text)}
+        if firsts:
+            return sorted(firsts)
     if word.isdigit():
         value = int(word)
         name = _NUMBER_NAMES[value] if value < len(_NUMBER_NAMES) else _TENS.get(value)
@@ -202,6 +208,16 @@ def same_name(word: str, vocabulary: set[str], texts: list[str]) -> list[str]:
         return []
     own = stem(fold(word).lower())
     return sorted({stem(w) for w in vocabulary if _one_family(own, stem(w))})
+
+
+_YEAR = re.compile(r"1\d\d\d|20\d\d")
+
+
+def _ranges_ending(year: str) -> re.Pattern[str]:
+    """A range of years written short that ends in `year`: '1646–7', '1646-47' for 1647."""
+    short = rf"(?<!\d)({year[:3]}\d)\s?[–-]\s?{year[3]}(?!\d)"
+    shorter = rf"(?<!\d)({year[:2]}\d\d)\s?[–-]\s?{year[2:]}(?!\d)"
+    return re.compile(f"{short}|{shorter}")
 
 
 def _one_family(a: str, b: str) -> bool:
