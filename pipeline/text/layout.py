@@ -75,6 +75,8 @@ _OPTIONISH = re.compile(r"[-+\\~%$@\[]")
 _NAMES_ON = re.compile(r"(?:[^\s,]*,\s*)?--?[A-Za-z]")
 _CAPS = re.compile(r"[A-Z][A-Z0-9 ,.'&/()\-]*[A-Z0-9)]")
 _CLOSING = frozenset(".,;:!?。！？、")
+_GOES_ON = frozenset("([{−+=×/&")
+"""Last characters of a line whose sentence goes on: an open bracket or an operator."""
 # What a command or code line holds and a title does not: braces, pipes, '=', '$', a
 # redirection or placeholder ('> list', '2>&1', '<file>'; a ChangeLog's '<ana@example.org>'
 # is a title's address), an option after a word ('wget -r'), a URL.
@@ -622,8 +624,10 @@ class _Analyser:
             return marker
         if self.l.blank(i - 1) or (i - 1) in self.furniture:
             return marker
-        previous = self.l.content(i - 1)
-        return marker if previous[-1] in _CLOSING or not previous[-1].isalnum() else None
+        last = self.l.content(i - 1)[-1]
+        # ... or after an open bracket or an operator: '(O−' / '2) and hydrogen peroxide'
+        goes_on = last.isalnum() or last in _GOES_ON
+        return marker if last in _CLOSING or not goes_on else None
 
     # -- tables and code -------------------------------------------------------------------
 

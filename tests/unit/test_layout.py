@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from pipeline.engines.extractive.passages import Passages
 from pipeline.text.layout import analyse
 from pipeline.text.reflow import known_in, reflow
 from pipeline.text.structure import Kind, Structure
@@ -227,3 +228,21 @@ def test_a_lean_reading_slicing_each_line_reads_the_same_structure(
     for text in (MAN_PAGE, LICENCE, REPORT, "one line " * 100, "", "\n\n"):
         assert list(analyse(text, lean=True)) == list(analyse(text))
     assert len(analyse(MAN_PAGE, lean=True)) > 10
+
+
+# A formula's subscripts on lines of their own, as a wiki's text export writes them.
+SUBSCRIPTS = (
+    "Water is made of hydrogen and oxygen, and it covers most of the planet's surface.\n\n"
+    "Reactive forms of oxygen, such as superoxide (O−\n2) and hydrogen peroxide (H\n2O\n2),"
+    " are dangerous by-products of oxygen use in organisms. Cells break them down.\n"
+)
+
+
+def test_a_formula_wrapped_inside_brackets_stays_one_sentence() -> None:
+    passages = Passages.read(SUBSCRIPTS)
+    sentences = [" ".join(SUBSCRIPTS[a:b].split()) for a, b in passages.spans]
+    assert sentences[1] == (
+        "Reactive forms of oxygen, such as superoxide (O− 2) and hydrogen peroxide (H 2O 2),"
+        " are dangerous by-products of oxygen use in organisms."
+    )
+    assert [b.kind for b in analyse(SUBSCRIPTS)] == [Kind.PARAGRAPH, Kind.PARAGRAPH]

@@ -103,10 +103,13 @@ def _short_line_ends(text: str, start: int, end: int) -> list[int]:
     short = max(40, SHORT_LINE * max(map(len, contents)))
     found = []
     offset = start
+    depth = 0  # brackets left open: '(H\n2O\n2)' is a formula's subscripts, one sentence
     for index, (content, after) in enumerate(itertools.pairwise(contents)):
         offset += len(lines[index]) + 1
+        depth = max(0, depth + content.count("(") - content.count(")"))
         if (
             content
+            and not depth
             and len(content) < short
             and content[-1] not in _OPEN_ENDS
             and after
