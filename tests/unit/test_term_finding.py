@@ -106,6 +106,12 @@ def test_sentence_goes_on_past_a_mark_that_an_operator_follows(operator: str) ->
     assert [text[a:b] for a, b in sentence_spans(text)] == [text[:-6], "Next."]
 
 
+@pytest.mark.parametrize("mark", ["c.", "b.", "d.", "fl."])
+def test_a_dates_abbreviation_ends_no_sentence(mark: str) -> None:
+    text = f"The statue is by Benvenuto Cellini ({mark} 1547), a goldsmith. Next."
+    assert [text[a:b] for a, b in sentence_spans(text)] == [text[:-6], "Next."]
+
+
 def _reference_sentences(text: str) -> list[str]:
     """The same cuts written with the original alternation of three patterns."""
     import re

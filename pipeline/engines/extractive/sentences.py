@@ -38,10 +38,12 @@ the next line starts in capitals: lines of facts without markers ('Weight: 480 g
 PDF heading run into its paragraph."""
 _OPEN_ENDS = frozenset(",;(-\u2010/&")
 
+# ... and a date's 'c.', 'b.', 'd.', 'fl.' ("Cellini (c. 1547)", "de la Plancha (d. 1560)").
 _ABBREVIATIONS = frozenset(
     str.split(
         "mr mrs ms dr prof st jr sr vs etc fig no nos vol pp ca approx dept est gen gov lt col "
-        "sgt capt rev jan feb mar apr jun jul aug sep sept oct nov dec u.s e.g i.e v al cf"
+        "sgt capt rev jan feb mar apr jun jul aug sep sept oct nov dec u.s e.g i.e v al cf "
+        "c b d fl"
     )
 )
 
