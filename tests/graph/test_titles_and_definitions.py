@@ -93,6 +93,17 @@ def test_what_is_question_gets_the_sentence_that_names_the_term_last() -> None:
     assert result.answer.startswith('A table that cannot be read without a key is called "Sealed".')
 
 
+DEFINED_WITH_SHORT_NAME = """Every spring the Tide Table Board and its volunteers print the
+Tide Table Board's tables for the harbour, as the Tide Table Board has done since 1950.
+The Tide Table Board (TTB) is a charity that keeps the harbour's tide tables.
+"""
+
+
+def test_what_is_question_gets_the_definition_that_gives_a_short_name_in_brackets() -> None:
+    result = ask(DEFINED_WITH_SHORT_NAME, "What is the Tide Table Board?")
+    assert result.answer.startswith("The Tide Table Board (TTB) is a charity")
+
+
 DEFINED_PERSON = """Tide tables changed by the Harbour Master stay the Standard Tables, as the
 Harbour Master wishes them to be read.
 "Harbour Master" is whoever the council names to keep the tide tables.

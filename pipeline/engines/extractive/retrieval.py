@@ -322,6 +322,7 @@ _NAMED_AS = re.compile(
 # 'An "Opaque" copy is');
 # 'These clades (which are thought to be extinct)' is a sentence using the word.
 _PLAIN_HEAD = re.compile(r"[^\w\s\"“”'‘’-]")
+_BRACKETED = re.compile(r"\s*\([^()]*\)")
 DEFINED_TERMS = 5
 """Most content terms a definition question's subject has: 'the name of the team that
 won the 1990 final' is a question about a fact, not a term to define."""
@@ -357,7 +358,8 @@ def defines(sentence: str, subject: list[str]) -> bool:
     verb = _DEFINING_VERB.search(sentence, 0, 400)
     if verb is None or not subject:
         return False
-    head = sentence[: verb.start()]
+    # 'The United Methodist Church (UMC) is': the bracketed short name is the subject's too
+    head = _BRACKETED.sub("", sentence[: verb.start()])
     content = tokens(head)
     if not set(subject) <= set(content):
         return False
