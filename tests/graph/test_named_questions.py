@@ -125,3 +125,22 @@ def test_a_negation_written_with_a_typographic_apostrophe_answers_a_not_question
     question = "Which image format does this version of the reader not read?"
     result = ask(PIXEL_READER, question, settings=OFF)
     assert result.answer.startswith("This version doesn’t read the TIFF format.")
+
+
+# The question's only content is the option: 'What' and 'do' are no words to search for.
+STILL_OPTIONS = """STILL(1)                    General Commands Manual                   STILL(1)
+
+OPTIONS
+       -T threads, --threads=threads
+              Run the still with this many burners at once.
+
+       --skip-check
+              Do not use this option unless you know what you are doing.  What
+              it does is leave the spirit untested.
+"""
+
+
+def test_a_question_naming_only_an_option_is_answered_by_that_option_alone() -> None:
+    result = ask(STILL_OPTIONS, "What does -T do?", settings=OFF)
+    expected = "-T threads, --threads=threads: Run the still with this many burners at once."
+    assert result.answer == expected

@@ -280,8 +280,9 @@ def query_terms(question: str) -> list[str]:
         k for m in _TOKEN.finditer(question) if m.group(1) for k in _lone_kanji(fold(m.group(1)))
     ]
     terms = list(dict.fromkeys(tokens(question) + lone))
-    terms = terms or list(dict.fromkeys(tokens(question, keep_stopwords=True)))
     literals = [LITERAL + m.group() for m in _LITERAL.finditer(question)]
+    if not terms and not literals:  # 'What does -T do?' asks about '-T', not 'what' or 'do'
+        terms = list(dict.fromkeys(tokens(question, keep_stopwords=True)))
     return terms + [t for t in dict.fromkeys(literals) if t not in terms]
 
 
