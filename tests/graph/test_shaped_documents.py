@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pipeline import AskResult, Settings, ask, summarize
+from pipeline.engines.extractive.passages import Passages
 from tests.support.shaped import LICENCE, MAN_PAGE, REPORT, RST_README
 
 
@@ -783,3 +784,41 @@ def test_a_row_asked_whether_it_is_of_a_kind_reads_after_the_heading_that_says()
     assert result.answer.startswith("Tier 1: x64-windows — notes: 64-bit Windows 10+")
     result = _ask(PLATFORMS, "Is x64-windows a tier 2 platform?")
     assert result.answer.startswith("Tier 1: x64-windows")  # its own tier, not the one asked
+
+
+# zip(1)'s shape: a term on two lines, a lead-in ending in ':' with its example under it,
+# and an example that is the subject of the lowercase sentence after it.
+PACK_PAGE = """PACK(1)              General Commands Manual              PACK(1)
+
+OPTIONS
+       -r
+       --recurse-paths
+              Travel the folder tree and pack every file in it; for example:
+
+                     pack -r crate.pk crate
+
+       -W
+       --wide
+              Pack the files of every folder named on the command line into
+              one crate, as in the example before.
+
+                     pack -W crate/*
+
+              will pack crate/a and crate/b into one crate.
+"""
+
+
+def test_a_lead_in_with_its_example_reads_after_its_entrys_term() -> None:
+    result = _ask(PACK_PAGE, "What does -r do?")
+    assert result.answer.startswith(
+        "-r --recurse-paths: Travel the folder tree and pack every file in it; for example:"
+        " `pack -r crate.pk crate`"
+    )
+
+
+def test_an_example_opening_the_lowercase_sentence_after_it_is_its_subject() -> None:
+    passages = Passages.read(PACK_PAGE)
+    unit = passages.unit_at(PACK_PAGE.index("will pack crate/a"))
+    assert passages.show(unit).text == (
+        "-W --wide: `pack -W crate/*` will pack crate/a and crate/b into one crate."
+    )

@@ -245,6 +245,15 @@ class Passages:
 
     # -- showing ---------------------------------------------------------------------------
 
+    def _under_term(self, block: int, shown: Shown) -> Shown:
+        """`shown` after the name of the term it describes, if its block is a description:
+        zip's '-r --recurse-paths: Travel the directory structure recursively; for example:
+        `zip -r foo.zip foo`'."""
+        parent = self.structure.parent(block)
+        if parent < 0 or self.structure.kind(parent) != Kind.TERM:
+            return shown
+        return Shown(shown.start, shown.end, f"{self.term_name(parent)}: {shown.text}")
+
     def show(self, unit: int) -> Shown:
         """The unit as a reader should see it, and the span that backs it."""
         block = self.blocks[unit]
@@ -253,7 +262,7 @@ class Passages:
         if kind in (Kind.PARAGRAPH, Kind.CODE):
             joined = self._around_command(unit) or self._with_example(unit)
             if joined is not None:
-                return joined
+                return self._under_term(block, joined)
         if kind == Kind.ROW:
             return Shown(start, end, self._row(block))
         if kind == Kind.CODE:
@@ -522,7 +531,8 @@ class Passages:
             if parts is not None and unit in parts:
                 lead, rest = parts[0], parts[-1] if len(parts) == 3 else -1
                 line = self._command_line(command)
-                text = f"{self._read_lead(lead)} `{line}`"
+                opens = lead == parts[1]  # no lead-in: the command opens the sentence
+                text = f"`{line}`" if opens else f"{self._read_lead(lead)} `{line}`"
                 end = self.structure[command].end
                 if rest >= 0:
                     text += f" {self._read(*self.spans[rest])}"
@@ -538,22 +548,27 @@ class Passages:
 
     def _command_parts(self, block: int) -> tuple[int, ...] | None:
         """(lead, command, rest) units when `block` is a command line between a sentence it
-        interrupts and the lowercase rest of it, (lead, command) after a lead-in ending in
-        ':'; else None."""
+        interrupts and the lowercase rest of it, (command, command, rest) when the sentence
+        before it is whole, (lead, command) after a lead-in ending in ':'; else None."""
         if not 0 < block < len(self.structure) or self._command_line(block) is None:
             return None
         lead = self._lead_before(block)
         if lead < 0:
             return None
         ending = self.text[self.spans[lead][1] - 1]
-        if ending in _CLOSES_SENTENCE:
-            return None
         command = self.first[block]
         after = block + 1
+        rest = -1
         if after < len(self.structure) and self.structure.kind(after) == Kind.PARAGRAPH:
-            rest = self.first[after]
-            if rest >= 0 and ending != ":" and self.text[self.spans[rest][0]].islower():
-                return lead, command, rest
+            opening = self.first[after]
+            if opening >= 0 and self.text[self.spans[opening][0]].islower():
+                rest = opening
+        if ending in _CLOSES_SENTENCE:
+            # the command is the subject of the lowercase sentence after it: zip's
+            # 'zip -R */bar.c' / 'will zip up foo/foo1/bar.c.'
+            return (command, command, rest) if rest >= 0 else None
+        if rest >= 0 and ending != ":":
+            return lead, command, rest
         return (lead, command) if ending == ":" else None
 
     def _with_example(self, unit: int) -> Shown | None:
