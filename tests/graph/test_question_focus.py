@@ -233,3 +233,27 @@ def test_what_was_the_x_question_cites_the_sentence_stating_x_not_one_using_it(
 ) -> None:
     assert answer_type(question) == "money"
     assert "$402,000" in ask(BAKERY_ACCOUNTS, question).citations[0].quote
+
+
+# Both sentences name the ferry and the day; one gives the hour, one the match's result.
+FERRY_DAY = (
+    "The last ferry of the regatta day sailed from the north pier, full of sailors. "
+    "The last ferry sailed at 6:45 p.m., after the prize-giving. "
+    "The ferry crew beat the harbour crew on regatta day in the tug of war, 3–1, at last. "
+    "The regatta day ended with the tug of war and a ferry crew dinner. "
+    "The harbour master kept the score of the tug of war on regatta day."
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "expected"),
+    [
+        ("At what time did the last ferry of the regatta day sail?", "clock", "6:45 p.m."),
+        ("What was the score of the tug of war on regatta day?", "score", "3–1"),
+    ],
+)
+def test_a_question_for_an_hour_or_a_score_cites_the_sentence_that_gives_it(
+    question: str, kind: str, expected: str
+) -> None:
+    assert answer_type(question) == kind
+    assert expected in ask(FERRY_DAY, question).citations[0].quote
