@@ -191,12 +191,6 @@ HARBOUR_MAP = (
 )
 
 
-def test_how_much_question_about_a_cost_cites_the_sum_of_money() -> None:
-    question = "How much does the harbour map cost?"
-    assert answer_type(question) == "money"
-    assert "$12" in ask(HARBOUR_MAP, question).citations[0].quote
-
-
 # The kiosk's text names the map, its paper and its stall, and is free of any sum of money.
 HARBOUR_KIOSK = (
     "The harbour map is sold at the kiosk by the ferry stop. "
@@ -224,17 +218,6 @@ BAKERY_ACCOUNTS = (
 )
 
 
-@pytest.mark.parametrize(
-    "question",
-    ["What was the bakery's total revenue in 2024?", "What was the revenue of the bakery in 2024?"],
-)
-def test_what_was_the_x_question_cites_the_sentence_stating_x_not_one_using_it(
-    question: str,
-) -> None:
-    assert answer_type(question) == "money"
-    assert "$402,000" in ask(BAKERY_ACCOUNTS, question).citations[0].quote
-
-
 # Both sentences name the ferry and the day; one gives the hour, one the match's result.
 FERRY_DAY = (
     "The last ferry of the regatta day sailed from the north pier, full of sailors. "
@@ -246,14 +229,23 @@ FERRY_DAY = (
 
 
 @pytest.mark.parametrize(
-    ("question", "kind", "expected"),
+    ("text", "question", "kind", "expected"),
     [
-        ("At what time did the last ferry of the regatta day sail?", "clock", "6:45 p.m."),
-        ("What was the score of the tug of war on regatta day?", "score", "3–1"),
+        (HARBOUR_MAP, "How much does the harbour map cost?", "money", "$12"),
+        (BAKERY_ACCOUNTS, "What was the bakery's total revenue in 2024?", "money", "$402,000"),
+        (BAKERY_ACCOUNTS, "What was the revenue of the bakery in 2024?", "money", "$402,000"),
+        (
+            FERRY_DAY,
+            "At what time did the last ferry of the regatta day sail?",
+            "clock",
+            "6:45 p.m.",
+        ),
+        (FERRY_DAY, "What was the score of the tug of war on regatta day?", "score", "3–1"),
     ],
 )
-def test_a_question_for_an_hour_or_a_score_cites_the_sentence_that_gives_it(
-    question: str, kind: str, expected: str
+def test_a_question_for_a_kind_of_answer_cites_the_sentence_that_gives_one(
+    text: str, question: str, kind: str, expected: str
 ) -> None:
+    # the sentence stating the value, not one that uses the question's words about another
     assert answer_type(question) == kind
-    assert expected in ask(FERRY_DAY, question).citations[0].quote
+    assert expected in ask(text, question).citations[0].quote
