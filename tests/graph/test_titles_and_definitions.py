@@ -104,6 +104,18 @@ def test_what_is_question_gets_the_definition_that_gives_a_short_name_in_bracket
     assert result.answer.startswith("The Tide Table Board (TTB) is a charity")
 
 
+DEFINED_TWICE = """The Tide Table Board is a charity that keeps the harbour's tide tables and
+prints them every spring for the pilots, the ferry crews and the fishing boats.
+It was founded in 1950 by the harbour's pilots.
+The Tide Table Board is one of three boards.
+"""
+
+
+def test_what_is_question_gets_the_first_sentence_defining_the_term() -> None:
+    result = ask(DEFINED_TWICE, "What is the Tide Table Board?")
+    assert result.answer.startswith("The Tide Table Board is a charity that keeps")
+
+
 DEFINED_PERSON = """Tide tables changed by the Harbour Master stay the Standard Tables, as the
 Harbour Master wishes them to be read.
 "Harbour Master" is whoever the council names to keep the tide tables.
