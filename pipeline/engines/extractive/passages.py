@@ -245,14 +245,19 @@ class Passages:
 
     # -- showing ---------------------------------------------------------------------------
 
+    def _described_term(self, block: int) -> int:
+        """The term whose description `block` is, or -1."""
+        parent = self.structure.parent(block)
+        return parent if parent >= 0 and self.structure.kind(parent) == Kind.TERM else -1
+
     def _under_term(self, block: int, shown: Shown) -> Shown:
         """`shown` after the name of the term it describes, if its block is a description:
         zip's '-r --recurse-paths: Travel the directory structure recursively; for example:
         `zip -r foo.zip foo`'."""
-        parent = self.structure.parent(block)
-        if parent < 0 or self.structure.kind(parent) != Kind.TERM:
+        term = self._described_term(block)
+        if term < 0:
             return shown
-        return Shown(shown.start, shown.end, f"{self.term_name(parent)}: {shown.text}")
+        return Shown(shown.start, shown.end, f"{self.term_name(term)}: {shown.text}")
 
     def show(self, unit: int) -> Shown:
         """The unit as a reader should see it, and the span that backs it."""
@@ -284,16 +289,15 @@ class Passages:
                 end = self.spans[halves[1]][1]
                 text = f"{text} {self._read(*self.spans[halves[1]])}"
             return Shown(start, end, f"{lead} {text}" if lead else text)
-        parent = self.structure.parent(block)
-        if parent >= 0 and self.structure.kind(parent) == Kind.TERM:
+        if self._described_term(block) >= 0:
             paragraph = self.structure[block]
             whole = self._read(paragraph.start, paragraph.end)
             if len(whole) <= WHOLE_ITEM_CHARS:  # a short description, whole
                 text, end = self._then_command(block, whole, paragraph.end)
-                return Shown(paragraph.start, end, f"{self.term_name(parent)}: {text}")
+                return self._under_term(block, Shown(paragraph.start, end, text))
             if len(self._read(start, end)) < TERSE_CHARS and self._next_in_block(unit):
                 end = self.spans[unit + 1][1]  # 'Takes a boolean argument.' says little alone
-            return Shown(start, end, f"{self.term_name(parent)}: {self._read(start, end)}")
+            return self._under_term(block, Shown(start, end, self._read(start, end)))
         text = self._read(start, end)
         if self._leads_to_list(block, end) or self._announces_list(unit, block):
             steps = self.procedure(unit)
@@ -529,15 +533,15 @@ class Passages:
         for command in (block, block - 1, block + 1):
             parts = self._command_parts(command)
             if parts is not None and unit in parts:
-                lead, rest = parts[0], parts[-1] if len(parts) == 3 else -1
+                lead, first, rest = parts[0], parts[1], parts[-1] if len(parts) == 3 else -1
                 line = self._command_line(command)
-                opens = lead == parts[1]  # no lead-in: the command opens the sentence
-                text = f"`{line}`" if opens else f"{self._read_lead(lead)} `{line}`"
+                # no lead-in (-1): the command opens the sentence
+                text = f"{self._read_lead(lead)} `{line}`" if lead >= 0 else f"`{line}`"
                 end = self.structure[command].end
                 if rest >= 0:
                     text += f" {self._read(*self.spans[rest])}"
                     end = self.spans[rest][1]
-                return Shown(self.spans[lead][0], end, text)
+                return Shown(self.spans[lead if lead >= 0 else first][0], end, text)
         return None
 
     def _read_lead(self, unit: int) -> str:
@@ -548,7 +552,7 @@ class Passages:
 
     def _command_parts(self, block: int) -> tuple[int, ...] | None:
         """(lead, command, rest) units when `block` is a command line between a sentence it
-        interrupts and the lowercase rest of it, (command, command, rest) when the sentence
+        interrupts and the lowercase rest of it, (-1, command, rest) when the sentence
         before it is whole, (lead, command) after a lead-in ending in ':'; else None."""
         if not 0 < block < len(self.structure) or self._command_line(block) is None:
             return None
@@ -566,7 +570,7 @@ class Passages:
         if ending in _CLOSES_SENTENCE:
             # the command is the subject of the lowercase sentence after it: zip's
             # 'zip -R */bar.c' / 'will zip up foo/foo1/bar.c.'
-            return (command, command, rest) if rest >= 0 else None
+            return (-1, command, rest) if rest >= 0 else None
         if rest >= 0 and ending != ":":
             return lead, command, rest
         return (lead, command) if ending == ":" else None

@@ -133,7 +133,7 @@ _CHINESE_ANAPHOR = re.compile("[這这此該该它其他她]|同年")
 
 _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern[str]]] = [
     # 'At what time did Luther die?' asks the hour, 'What was the final score?' a result.
-    ("clock", re.compile(r"\b(?:at )?what time\b(?! (?:of|period|frame))", re.IGNORECASE)),
+    ("clock", re.compile(r"\bwhat time\b(?! (?:of|period|frame))", re.IGNORECASE)),
     ("score", re.compile(r"\bwhat (?:was|is|were) the (?:\w+ )?scores?\b", re.IGNORECASE)),
     (
         "date",
@@ -599,7 +599,8 @@ def build_query(question: str, texts: list[str], ids: list[str] | None = None) -
         terms = [t for t in terms if t not in decisive.variants]
         terms += [v for v in spellings if v not in terms]
         usage = gather(terms, texts, units)
-    unwritten = _unwritten(question, terms, usage, texts) + _unheld_kind(question, texts)
+    kind = answer_type(question)
+    unwritten = _unwritten(question, terms, usage, texts) + _unheld_kind(kind, texts)
     if unwritten:
         decisive = dataclasses.replace(decisive, absent=[*decisive.absent, *unwritten])
     n = usage.sentences + PRIOR_SENTENCES
@@ -617,7 +618,7 @@ def build_query(question: str, texts: list[str], ids: list[str] | None = None) -
         # 0.029 of those asked of the wrong article, not 0.010.
         # A one-kanji stem ('開' of '開いた') is left out of it (see terms.lone_stems).
         coverage = [([t], v) for t, v in idf.items() if t not in stems]
-    return Query(question, weighed, average, answer_type(question), decisive, coverage, newest)
+    return Query(question, weighed, average, kind, decisive, coverage, newest)
 
 
 _RELEASE_TERMS = frozenset(tokens(RELEASE_WORDS))
@@ -699,12 +700,13 @@ def _unwritten(question: str, terms: list[str], usage: Usage, texts: list[str]) 
     return list(dict.fromkeys(missing))
 
 
-def _unheld_kind(question: str, texts: list[str]) -> list[str]:
-    """What a question asks the price or cost of, when the documents state no sum of money
-    at all: "What is the retail price of the Corvid 3?" of a manual that names the Corvid 3
-    throughout but never a price. Its other words match, and the missing ones ('retail
-    price') are common words a paraphrase could stand for; a sum of money has no paraphrase."""
-    if answer_type(question) != "money":
+def _unheld_kind(kind: AnswerType | None, texts: list[str]) -> list[str]:
+    """['a sum of money'] when a question asks a price or cost (`kind` 'money') and the
+    documents state none at all: "What is the retail price of the Corvid 3?" of a manual
+    that names the Corvid 3 throughout but never a price. Its other words match, and the
+    missing ones ('retail price') are common words a paraphrase could stand for; a sum of
+    money has no paraphrase."""
+    if kind != "money":
         return []
     money = _ANSWER_PATTERNS["money"]
     return [] if any(money.search(text) for text in texts) else ["a sum of money"]
