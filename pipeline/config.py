@@ -302,6 +302,15 @@ class Settings(BaseSettings):
         "chunks only save per-chunk overhead.",
         shapes_output=True,
     )
+    skim_above_mb: float = setting(
+        1.0,
+        ge=0,
+        description="MB of text above which the built-in engine skims a document for a "
+        "question: it reads closely only the stretches where the question's terms gather "
+        "(and the lead), so a 10 MB text costs little more than finding those terms; 0 reads "
+        "every document whole.",
+        shapes_output=True,
+    )
     reader_processes: int = setting(
         1,
         ge=0,

@@ -39,6 +39,11 @@ class Coverage(BaseModel):
     chunks: int = 0
     read: int = 0
     relevant: int = 0
+    skimmed: int = Field(
+        0,
+        description="Chunks of the read ones skimmed past: a long document is read closely "
+        "only where the question's terms gather (the built-in engine's skim_above_mb).",
+    )
     failed: list[FailedChunk] = Field(default_factory=list)
     truncated: bool = Field(
         False, description="True when findings were cut to fit the reduce budget."

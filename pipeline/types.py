@@ -141,6 +141,11 @@ class Finding(BaseModel):
         default_factory=list,
         description="Words naming what the question asks about that the evidence lacks.",
     )
+    skimmed: bool = Field(
+        False,
+        description="True when the chunk was skimmed past: the document is long and the "
+        "question's terms gather elsewhere in it (the built-in engine's skim_above_mb).",
+    )
 
     @property
     def failed(self) -> bool:

@@ -368,6 +368,7 @@ function describeRun(result) {
     `${coverage.relevant} relevant`,
     `${coverage.failed.length} failed`,
   ];
+  if (coverage.skimmed) parts.push(`${coverage.skimmed} skimmed past`);
   if (coverage.truncated) parts.push("findings cut to fit");
   parts.push(
     usage.calls

@@ -318,6 +318,8 @@ def _print_citations(citations: list[Citation]) -> None:
 
 def _print_coverage(coverage: Coverage) -> None:
     line = f"read {coverage.read}/{coverage.chunks} chunks, {coverage.relevant} relevant"
+    if coverage.skimmed:
+        line += f", {coverage.skimmed} skimmed past (the question's terms gather elsewhere)"
     if not coverage.failed:
         out.print(f"[dim]{line}[/]")
         return

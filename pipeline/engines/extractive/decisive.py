@@ -288,6 +288,9 @@ class Usage:
     """Term -> uses not at a sentence start."""
     capital: dict[str, int] = field(default_factory=dict)
     """Term -> those of them written capitalized."""
+    uses: list[list[tuple[int, str]] | None] = field(default_factory=list)
+    """Per text, (position, term) of each use in order if the text was too long to count
+    exactly (the uses its counts are estimated from, where skim.py looks), else None."""
 
 
 def decide(

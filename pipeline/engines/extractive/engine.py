@@ -14,7 +14,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
 from pipeline.config import Settings
-from pipeline.engines.extractive import conversation, lexrank, openers, outline, readers
+from pipeline.engines.extractive import conversation, lexrank, openers, outline, readers, skim
 from pipeline.engines.extractive.memory_notes import remembered_sentences
 from pipeline.engines.extractive.passages import Passages
 from pipeline.engines.extractive.releases import LATEST_ORDER
@@ -112,12 +112,20 @@ class ExtractiveEngine:
         if task != "ask":
             return {}
         texts = [doc.text for doc in documents]
-        return build_query(question, texts, [doc.id for doc in documents]).hints()
+        skim_above = int(self.settings.skim_above_mb * 1_000_000)
+        ids = [doc.id for doc in documents]
+        return build_query(question, texts, ids, skim_above).hints()
 
     async def read_chunk(self, task: ChunkTask, meter: Meter) -> Finding:
         chunk = task["chunk"]
         if task["task"] == "remember":
             return self._remember_chunk(chunk)
+        regions = task["hints"].get("regions", {}).get(chunk["document"])
+        if regions is not None and task["task"] == "ask":
+            part = skim.narrowed(chunk, regions)
+            if part is None:
+                return _skimmed_past(chunk)
+            task = ChunkTask(**{**task, "chunk": part})
         processes = self.settings.reader_processes
         return await readers.read(processes, len(chunk["text"]), read_chunk, task, self._offered)
 
@@ -260,6 +268,17 @@ def read_chunk(task: ChunkTask, offered: int) -> Finding:
         rationale=f"{ranked.count} sentences share terms with the question",
         confidence=min(5, round(5 * coverage)),
         missing_terms=_missing(decisive.words, decisive.variants, best[0].lacking) if best else [],
+    )
+
+
+def _skimmed_past(chunk: Chunk) -> Finding:
+    """The finding of a chunk a skimmed document's regions miss: it was not read closely."""
+    return Finding(
+        chunk=chunk["id"],
+        chunks=[chunk["id"]],
+        answer="no information",
+        rationale="skimmed past: the question's terms gather elsewhere in the document",
+        skimmed=True,
     )
 
 

@@ -41,12 +41,13 @@ def options_not_held(question: str, texts: list[str]) -> list[str]:
     with no entry of that option inside it; empty when they hold no entry of it."""
     missing = []
     for command, option in named_options(question):
-        entries = [
-            _entries(entry, analyse(entry), command, option)
-            for text in texts
-            for entry in command_entries(text, command)
-        ]
-        if any(commands for commands, _ in entries) and not any(held for _, held in entries):
+        listed = held = False
+        for entry in (entry for text in texts for entry in command_entries(text, command)):
+            commands, held = _entries(entry, analyse(entry), command, option)
+            listed = listed or bool(commands)
+            if held:  # one entry holding it is enough: the rest need no layout
+                break
+        if listed and not held:
             missing.append(f"{command} {option}")
     return missing
 

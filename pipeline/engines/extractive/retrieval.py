@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
+from pipeline.engines.extractive import skim
 from pipeline.engines.extractive.decisive import Decisive, Usage, decide
 from pipeline.engines.extractive.options import options_not_held
 from pipeline.engines.extractive.passages import Passages, whole_structure
@@ -533,6 +534,8 @@ class Query:
     latest: dict[str, list[int]] = field(default_factory=dict)
     """For a question about the latest release: per changelog document, the span of its
     newest release (see releases.py); empty otherwise."""
+    regions: dict[str, list[list[int]]] = field(default_factory=dict)
+    """Per skimmed document, the [start, end] regions its map steps read (see skim.py)."""
     finder: TermFinder = field(init=False, compare=False, repr=False)
     soft: SoftFinder = field(init=False, compare=False, repr=False)
 
@@ -549,6 +552,7 @@ class Query:
             "decisive": dataclasses.asdict(self.decisive),
             "units": self.units,
             "latest": self.latest,
+            "regions": self.regions,
         }
 
     @classmethod
@@ -561,10 +565,13 @@ class Query:
             Decisive(**hints.get("decisive", {})),
             [(list(terms), float(weight)) for terms, weight in hints.get("units", [])],
             {doc: list(span) for doc, span in hints.get("latest", {}).items()},
+            {doc: [list(r) for r in spans] for doc, spans in hints.get("regions", {}).items()},
         )
 
 
-def build_query(question: str, texts: list[str], ids: list[str] | None = None) -> Query:
+def build_query(
+    question: str, texts: list[str], ids: list[str] | None = None, skim_above: int = 0
+) -> Query:
     """IDF of the question's terms over all sentences of `texts`, and their mean length
     (counted, or for a long text estimated: see usage.py).
 
@@ -573,6 +580,8 @@ def build_query(question: str, texts: list[str], ids: list[str] | None = None) -
     (plus PRIOR_SENTENCES). The same pass notes how the documents write each term
     (capitalized mid-sentence or not), to find the question's decisive terms; `ids`
     name the documents of `texts`, for the names each one's title gives (see decisive.py).
+    A document of more than `skim_above` characters (0: none) is skimmed: the regions
+    where the question's terms gather are noted for the map steps to read (skim.py).
     """
     terms = query_terms(content_question(question))
     if asks_for_release(question):  # the version names the release asked of; elsewhere
@@ -618,7 +627,12 @@ def build_query(question: str, texts: list[str], ids: list[str] | None = None) -
         # 0.029 of those asked of the wrong article, not 0.010.
         # A one-kanji stem ('開' of '開いた') is left out of it (see terms.lone_stems).
         coverage = [([t], v) for t, v in idf.items() if t not in stems]
-    return Query(question, weighed, average, kind, decisive, coverage, newest)
+    regions = {
+        doc: skim.regions(text, weighed, uses)
+        for doc, text, uses in zip(ids or [], texts, usage.uses, strict=False)
+        if skim_above and len(text) > skim_above and uses is not None and not newest
+    }
+    return Query(question, weighed, average, kind, decisive, coverage, newest, regions)
 
 
 _RELEASE_TERMS = frozenset(tokens(RELEASE_WORDS))

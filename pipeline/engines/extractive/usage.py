@@ -74,8 +74,9 @@ def gather(terms: list[str], texts: list[str], units: list[Units]) -> Usage:
         usage.length += counted.length
         if counted.bounds is not None:
             _count_exactly(finder, text, counted.bounds, df, mid, capital)
+            usage.uses.append(None)
         else:
-            _estimate(finder, text, df, mid, capital)
+            usage.uses.append(_estimate(finder, text, df, mid, capital))
     usage.df, usage.mid, usage.capital = dict(df), dict(mid), dict(capital)
     return usage
 
@@ -101,12 +102,13 @@ def _count_exactly(
 
 def _estimate(
     finder: TermFinder, text: str, df: Counter[str], mid: Counter[str], capital: Counter[str]
-) -> None:
+) -> list[tuple[int, str]]:
+    """Counts estimated from the terms' uses; returns the uses, in order."""
+    found = sorted(finder.find_unfolded(text))
     uses: defaultdict[str, list[int]] = defaultdict(list)
-    for position, term in finder.find_unfolded(text):
+    for position, term in found:
         uses[term].append(position)
     for term, positions in uses.items():
-        positions.sort()
         df[term] += 1 + sum(
             1 for before, after in itertools.pairwise(positions) if _apart(text, before, after)
         )
@@ -114,6 +116,7 @@ def _estimate(
             if not _opens_unit(text, position):
                 mid[term] += 1
                 capital[term] += text[position].isupper()
+    return found
 
 
 def _sampled_units(text: str) -> tuple[int, int]:

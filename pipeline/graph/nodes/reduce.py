@@ -40,6 +40,7 @@ def make_reduce(engine: Engine, settings: Settings, embedder: Embedder | None = 
             chunks=len(state["chunks"]),
             read=len(findings) - len(failed),
             relevant=len(relevant),
+            skimmed=sum(f.skimmed for f in findings),
             failed=[FailedChunk(chunk=f.chunk, error=f.error or "") for f in failed],
         )
         meter = Meter("reduce")

@@ -1,0 +1,147 @@
+"""A long document skimmed for a question (Settings.skim_above_mb): read closely only where
+the question's terms gather, it gets the answers a whole reading gets, from a small part."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from pipeline import Settings, ask
+from pipeline.engines.extractive import skim
+from pipeline.engines.extractive.retrieval import build_query
+from pipeline.types import Chunk
+from tests.support import SAMPLES
+
+_HARBOUR = (
+    "Grey clouds drift over the quiet harbour. The ferry leaves at dawn and returns at dusk. "
+    "Gulls circle the fish market while the nets dry on the quay. A cold wind comes off the "
+    "water in the evening. The old lighthouse stands at the end of the breakwater. Fishermen "
+    "mend their nets in the long winter afternoons. Rain falls on the slate roofs of the town."
+).split(". ")
+
+
+def _harbour(chars: int, seed: int) -> str:
+    """`chars` characters of paragraphs about a harbour, which answer none of the questions."""
+    rng = random.Random(seed)
+    paragraphs: list[str] = []
+    size = 0
+    while size < chars:
+        paragraph = ". ".join(rng.sample(_HARBOUR, 5)).rstrip(".") + "."
+        paragraphs.append(paragraph)
+        size += len(paragraph) + 2
+    return "\n\n".join(paragraphs)
+
+
+# The three sample documents at 20%, 50% and 80% of 1.5 million characters of other text.
+PARTS = ("annual_report.md", "user_manual.md", "ja_product_history.txt")
+LONG = (
+    "\n\n".join(
+        piece
+        for index, name in enumerate(PARTS)
+        for piece in (_harbour(400_000 if index else 300_000, index), (SAMPLES / name).read_text())
+    )
+    + "\n\n"
+    + _harbour(300_000, 3)
+)
+QUESTIONS = [json.loads(line) for line in (SAMPLES / "questions.jsonl").read_text().splitlines()]
+SKIMMED = Settings(cache="off")
+WHOLE = Settings(cache="off", skim_above_mb=0)
+RIGHT = (
+    "What was the Group's total revenue in 2024?",
+    "Which port does the console's web interface listen on by default?",
+    "アメリカの現地法人はどの都市に設立されましたか？",
+)
+"""Questions of each sample document, answered right in the long document too."""
+
+
+def test_the_long_document_is_long_enough_to_be_skimmed() -> None:
+    assert len(LONG) > SKIMMED.skim_above_mb * 1_000_000
+
+
+@pytest.mark.parametrize("question", QUESTIONS[::3], ids=lambda q: q["question"][:40])
+def test_a_skimmed_document_answers_as_a_whole_reading_does(question: dict[str, str]) -> None:
+    skimmed = ask(LONG, question["question"], settings=SKIMMED)
+    whole = ask(LONG, question["question"], settings=WHOLE)
+    assert skimmed.answer == whole.answer
+    assert skimmed.citations == whole.citations
+    for citation in skimmed.citations:
+        assert LONG[citation.start : citation.end] == citation.quote
+    # Most chunks hold nothing the question asks about, and are not read closely.
+    assert whole.coverage.skimmed == 0
+    assert skimmed.coverage.skimmed > 0.7 * skimmed.coverage.chunks
+    assert skimmed.coverage.read == skimmed.coverage.chunks
+
+
+@pytest.mark.parametrize("question", [q for q in QUESTIONS if q["question"] in RIGHT])
+def test_a_skimmed_document_answers_right(question: dict[str, str]) -> None:
+    result = ask(LONG, question["question"], settings=SKIMMED)
+    assert any(answer in result.answer for answer in question["answers"])
+
+
+def test_an_absent_entity_is_not_found_in_a_skimmed_document() -> None:
+    result = ask(LONG, "Who is the harbour master of Ashford?", settings=SKIMMED)
+    assert result.citations == []
+    assert result.coverage.skimmed > 0
+
+
+def test_a_document_under_the_size_is_read_whole() -> None:
+    text = (SAMPLES / "annual_report.md").read_text()
+    settings = Settings(cache="off", extractive_chunk_size=2_000)
+    result = ask(text, "Who founded the company in Bergen?", settings=settings)
+    assert result.coverage.chunks > 2
+    assert result.coverage.skimmed == 0
+
+
+# -- the regions ---------------------------------------------------------------------------
+
+FACT = "The harbour pilot Ottilie Varga keeps the spare lighthouse key in a blue tin."
+
+
+def test_regions_hold_the_lead_and_where_the_terms_gather_and_little_else() -> None:
+    text = (
+        "Harbour notes\n\n" + _harbour(600_000, 5) + "\n\n" + FACT + "\n\n" + _harbour(600_000, 6)
+    )
+    query = build_query("Where does Ottilie Varga keep the spare key?", [text], ["d"], 1_000_000)
+    regions = query.regions["d"]
+    assert regions[0][0] == 0  # the lead
+    fact = text.index(FACT)
+    assert any(start <= fact and fact + len(FACT) <= end for start, end in regions)
+    assert sum(end - start for start, end in regions) < 0.1 * len(text)
+    for start, end in regions:  # whole paragraphs
+        assert start == 0 or text[start - 2 : start] == "\n\n"
+        assert end == len(text) or text[end : end + 2] == "\n\n"
+
+
+def test_a_short_document_or_a_zero_size_has_no_regions() -> None:
+    text = _harbour(50_000, 7) + "\n\n" + FACT
+    question = "Where does Ottilie Varga keep the spare key?"
+    assert build_query(question, [text], ["d"], 1_000_000).regions == {}
+    assert build_query(question, [text * 30], ["d"], 0).regions == {}
+
+
+def _chunk(start: int, end: int, text: str, **extra: list[int]) -> Chunk:
+    chunk = Chunk(id=4, document="d", start=start, end=end, text=text[start:end])
+    chunk.update(extra)  # type: ignore[typeddict-item]
+    return chunk
+
+
+def test_a_chunk_is_narrowed_to_its_regions_and_one_without_any_is_skipped() -> None:
+    text = "".join(f"{n:05d} " for n in range(10_000))  # 60,000 characters
+    chunk = _chunk(12_000, 36_000, text)
+    part = skim.narrowed(chunk, [[0, 1_000], [15_000, 16_000], [30_000, 40_000]])
+    assert part is not None
+    assert (part["start"], part["end"]) == (15_000, 36_000)
+    assert part["text"] == text[15_000:36_000]
+    assert skim.narrowed(chunk, [[0, 1_000], [40_000, 41_000]]) is None
+
+
+def test_a_narrowed_pdf_chunk_keeps_its_page_starts() -> None:
+    text = "x " * 10_000
+    chunk = _chunk(2_000, 12_000, text, page_starts=[0, 1_000, 4_000, 8_000])
+    part = skim.narrowed(chunk, [[5_000, 9_000]])
+    assert part is not None
+    # The part is the chunk's 3,000-7,000: of its pages, only the one starting at the chunk's
+    # 4,000 starts inside it, 1,000 into the part.
+    assert part["page_starts"] == [0, 1_000]
