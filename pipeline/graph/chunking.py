@@ -17,6 +17,7 @@ from pipeline.text.boundaries import (
     Sizes,
     candidate_breaks,
     content_defined_cuts,
+    fenced_code,
     overlap_start,
     structured_breaks,
 )
@@ -29,8 +30,6 @@ SECTION_MAX_CHARS = 100
 """A heading in a chunk's section path is cut to this many characters (a title, not text)."""
 _PATH_KINDS = (Kind.HEADING, Kind.TERM)
 _HEADING_MARKS = re.compile(r"^#{1,6}[ \t]+|[ \t]+#+$|^\*{1,6} ")
-# A fence line of Markdown code, as the layout pass reads one (pipeline/text/layout.py).
-_FENCE_LINE = re.compile(r"^ *(`{3,}|~{3,})(.*)$", re.MULTILINE)
 
 RATIO_STEPS_PER_OCTAVE = 8
 """chars-per-token is rounded down to eighth octaves (steps of 9%), so a small edit cannot
@@ -110,25 +109,6 @@ def chunk_spans(
         (overlap_start(text, begin, repeat, breaks), end)
         for begin, end in itertools.pairwise(bounds)
     ]
-
-
-def fenced_code(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each fenced code block of `text`, fences included, paired as the
-    layout pass pairs them: a closing fence of the same character, at least as long, with
-    nothing after it; a fence left open runs to the end of the text."""
-    if "```" not in text and "~~~" not in text:
-        return []  # most texts: one fast scan says so
-    blocks: list[tuple[int, int]] = []
-    opening: re.Match[str] | None = None
-    for fence in _FENCE_LINE.finditer(text):
-        if opening is None:
-            opening = fence
-        elif fence.group(1).startswith(opening.group(1)) and not fence.group(2).strip():
-            blocks.append((opening.start(), fence.end()))
-            opening = None
-    if opening is not None:
-        blocks.append((opening.start(), len(text)))
-    return blocks
 
 
 def _inside(blocks: list[tuple[int, int]], offset: int) -> bool:

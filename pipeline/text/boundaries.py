@@ -34,6 +34,9 @@ WINDOW = 64
 BOOST = 4
 """How many times likelier a break one level up is to be chosen (paragraph vs sentence)."""
 
+# A fence line of Markdown code, as the layout pass reads one (pipeline/text/layout.py).
+_FENCE_LINE = re.compile(r"^ *(`{3,}|~{3,})(.*)$", re.MULTILINE)
+
 
 class Level(IntEnum):
     """How strong a break is; a line break is only ever a fallback."""
@@ -236,3 +239,22 @@ def overlap_start(text: str, cut: int, overlap: int, breaks: Breaks = candidate_
             return candidate.offset
     space = text.find(" ", earliest, cut)
     return space + 1 if 0 <= space < cut - 1 else cut
+
+
+def fenced_code(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each fenced code block of `text`, fences included, paired as the
+    layout pass pairs them: a closing fence of the same character, at least as long, with
+    nothing after it; a fence left open runs to the end of the text."""
+    if "```" not in text and "~~~" not in text:
+        return []  # most texts: one fast scan says so
+    blocks: list[tuple[int, int]] = []
+    opening: re.Match[str] | None = None
+    for fence in _FENCE_LINE.finditer(text):
+        if opening is None:
+            opening = fence
+        elif fence.group(1).startswith(opening.group(1)) and not fence.group(2).strip():
+            blocks.append((opening.start(), fence.end()))
+            opening = None
+    if opening is not None:
+        blocks.append((opening.start(), len(text)))
+    return blocks

@@ -20,7 +20,11 @@ Sets (`--only squad,needles,twins,unanswerable,cjk`, all by default):
 - unanswerable: SQuAD questions made unanswerable (tests/bench/unanswerable.py: negated,
   swapped entity, swapped number): share answered not-found;
 - cjk: JSQuAD (ja), CMRC2018 (zh-Hans), DRCD (zh-Hant), our Korean set (ko, always whole), beside
-  plain BM25 over the same sentences with character bigrams (tests/bench/cjk.py).
+  plain BM25 over the same sentences with character bigrams (tests/bench/cjk.py);
+- long: every LONG_EVERY-th SQuAD question asked of one 4.8 MB text (the 38 articles between
+  the 70 essays), as a user gets it (skimmed: read closely only where the question's terms
+  gather, pipeline/engines/extractive/skim.py) and read whole (skim_above_mb=0): top-1,
+  top-3, seconds a question, and the share of answers word for word the same.
 SQuAD figures are also given per half of the articles in id order: changes made after
 the figures of tests/bench/README.md were tuned on the even half and checked on the odd.
 `--dev` scores the tuning parts instead: SQuAD questions not in the evaluated set (every
@@ -64,7 +68,7 @@ def _default_datasets() -> Path:
     return Path("shared/datasets")
 
 
-SETS = ("squad", "needles", "twins", "unanswerable", "cjk")
+SETS = ("squad", "needles", "twins", "unanswerable", "cjk", "long")
 EVERY = 1
 """--every K: score every K-th question of each set, a spread-out sample for a busy machine."""
 SUMMARY: list[tuple[str, str]] = []
@@ -145,6 +149,48 @@ def evaluate_squad(folder: Path, settings: Settings, limit: int | None, dev: boo
                 f"top-3 {three / count:.3f}"
             )
     SUMMARY.append(("en", _row(top1 / n, top3 / n, refused / n, wrong / n)))
+
+
+LONG_EVERY = 8
+"""The long set asks every 8th SQuAD question: each whole reading of 4.8 MB takes ~1 s."""
+
+
+def evaluate_long(datasets: Path, settings: Settings, limit: int | None, dev: bool) -> None:
+    squad = datasets / "squad-v1.1-dev-articles"
+    articles = [d["text"] for d in read_jsonl(squad / "docs.jsonl")]
+    essays = [d["text"] for d in read_jsonl(datasets / "paul-graham-essays-niah/docs.jsonl")]
+    half = len(essays) // 2
+    text = "\n\n".join([*essays[:half], *articles, *essays[half:]])
+    questions = take(squad_questions(squad, dev)[::LONG_EVERY], limit)
+    whole = settings.model_copy(update={"skim_above_mb": 0})
+    figures = {"skimmed": [0, 0, 0.0], "read whole": [0, 0, 0.0]}  # top-1, top-3, seconds
+    same = 0
+    for q in questions:
+        answers = []
+        for name, used in (("skimmed", settings), ("read whole", whole)):
+            started = time.perf_counter()
+            result = ask({"id": "long", "text": text}, q["question"], settings=used)
+            golds = [normalize(a) for a in q["answers"]]
+            cited = [normalize(c.quote) for c in result.citations[:3]]
+            row = figures[name]
+            row[0] += any(g and g in normalize(result.answer) for g in golds)
+            row[1] += any(g and g in quote for g in golds for quote in cited)
+            row[2] += time.perf_counter() - started
+            answers.append(result.answer)
+        same += answers[0] == answers[1]
+    n = len(questions)
+    print(
+        f"One long text ({len(text) / 1e6:.1f} MB, {len(articles)} articles among {len(essays)} "
+        f"essays): {n} SQuAD {'dev ' if dev else ''}questions"
+    )
+    for name, (one, three, seconds) in figures.items():
+        print(
+            f"  {name:<11} top-1 {one / n:.3f}  top-3 {three / n:.3f}  "
+            f"{seconds / n:.2f} s a question"
+        )
+        SUMMARY.append((f"long text, {name}", f"| {one / n:.3f} | {three / n:.3f} |"))
+    print(f"  the same answer either way: {same / n:.3f}")
+    SUMMARY.append(("long text, same answer skimmed or whole", f"{same / n:.3f}"))
 
 
 def _row(top1: float, top3: float, refused: float, wrong: float, extra: str = "") -> str:
@@ -325,6 +371,8 @@ def main() -> None:
         evaluate_unanswerable(squad, settings, args.limit, args.dev)
     if "cjk" in wanted:
         evaluate_cjk(args.datasets / "cjk-qa-articles", settings, args.limit, args.dev)
+    if "long" in wanted:
+        evaluate_long(args.datasets, settings, args.limit, args.dev)
     print("\nSummary (top-1 | top-3 | refused | wrong article [| first | bm25 first | bm25 top-3])")
     for name, value in SUMMARY:
         print(f"  {name:<40} {value}")

@@ -145,3 +145,24 @@ def test_a_narrowed_pdf_chunk_keeps_its_page_starts() -> None:
     # The part is the chunk's 3,000-7,000: of its pages, only the one starting at the chunk's
     # 4,000 starts inside it, 1,000 into the part.
     assert part["page_starts"] == [0, 1_000]
+
+
+def test_a_region_does_not_open_inside_a_fenced_code_block() -> None:
+    # The answer follows a long code block with blank lines in it: the region around the
+    # answer reaches back into the block, where a paragraph break falls between two lines
+    # of code. Read from there, the closing fence would open a block and the answer after
+    # it would read as code.
+    code = "\n\n".join(
+        f'let value_{n} = compute({n});\nprintln!("{{}}", value_{n});' for n in range(150)
+    )
+    section = (
+        "## Errors\n\n```rust\n" + code + "\n```\n\n"
+        "The question mark operator hands the error to the calling function.\n\n"
+    )
+    text = _harbour(150_000, 8) + "\n\n" + section + _harbour(150_000, 9)
+    settings = Settings(cache="off", skim_above_mb=0.1)
+    question = "What does the question mark operator hand to the calling function?"
+    skimmed = ask(text, question, settings=settings)
+    whole = ask(text, question, settings=settings.model_copy(update={"skim_above_mb": 0}))
+    assert skimmed.answer.startswith("The question mark operator hands the error")
+    assert skimmed.answer == whole.answer

@@ -22,6 +22,7 @@ import bisect
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
+from pipeline.text.boundaries import fenced_code
 from pipeline.types import Chunk
 
 REGIONS = 32
@@ -54,8 +55,9 @@ def regions(
     spans = [(0, round(scale * LEAD_CHARS))]
     for start in _best_windows(uses, weights, window):
         spans.append((start - before, start + window + after))
+    code = fenced_code(text)
     snapped = [_snapped(text, max(0, start), min(len(text), end)) for start, end in spans]
-    return _merged(snapped)
+    return _merged([(_out_of_code(start, end, code), end) for start, end in snapped])
 
 
 def _chars_per_byte(text: str) -> float:
@@ -69,13 +71,12 @@ def _chars_per_byte(text: str) -> float:
 def _best_windows(
     uses: list[tuple[int, str]], weights: Mapping[str, float], window: int
 ) -> list[int]:
-    """Starts of the REGIONS best windows `window` characters wide, no two overlapping;
-    ties go to the earlier."""
-    scored = sorted(
-        _window_scores(uses, weights, window), key=lambda scored: (-scored[0], scored[1])
-    )
+    """Starts of the REGIONS best windows `window` characters wide, no two overlapping:
+    most weight of distinct terms first, then most weight of uses (a stretch that keeps
+    coming back to the terms discusses them), then the earlier."""
+    scored = sorted(_window_scores(uses, weights, window))
     chosen: list[int] = []
-    for _, start in scored:
+    for _, _, start in scored:
         at = bisect.bisect_left(chosen, start)
         near = chosen[max(0, at - 1) : at + 1]
         if all(abs(start - other) >= window for other in near):
@@ -87,21 +88,24 @@ def _best_windows(
 
 def _window_scores(
     uses: list[tuple[int, str]], weights: Mapping[str, float], window: int
-) -> Iterable[tuple[int, int]]:
-    """(weight, start) of the window starting at each use: the summed weight of the
-    distinct terms used in it, in thousandths (whole numbers, so ties are exact)."""
+) -> Iterable[tuple[int, int, int]]:
+    """(-distinct, -uses, start) of the window starting at each use: the summed weight of
+    the distinct terms used in it and of every use, negated to sort best first, in
+    thousandths (whole numbers, so ties are exact)."""
     scale = {term: round(1000 * weight) for term, weight in weights.items()}
     held: Counter[str] = Counter()
-    right = total = 0
+    right = distinct = every = 0
     for position, term in uses:
         while right < len(uses) and uses[right][0] < position + window:
             added = uses[right][1]
             held[added] += 1
-            total += scale.get(added, 0) if held[added] == 1 else 0
+            distinct += scale.get(added, 0) if held[added] == 1 else 0
+            every += scale.get(added, 0)
             right += 1
-        yield total, position
+        yield -distinct, -every, position
         held[term] -= 1
-        total -= scale.get(term, 0) if held[term] == 0 else 0
+        distinct -= scale.get(term, 0) if held[term] == 0 else 0
+        every -= scale.get(term, 0)
 
 
 def _snapped(text: str, start: int, end: int) -> tuple[int, int]:
@@ -116,6 +120,20 @@ def _snapped(text: str, start: int, end: int) -> tuple[int, int]:
         line = blank if blank >= 0 else text.find("\n", end, high)
         end = line if line >= 0 else end
     return start, end
+
+
+def _out_of_code(start: int, end: int, blocks: list[tuple[int, int]]) -> int:
+    """A region's start moved out of the fenced code block it falls in: read from inside,
+    the block's closing fence would open one, and the prose after it would read as code.
+    It moves to the block's start, or past its end when that is far back; a region inside
+    a block that long, closing fence and all, is read as it is."""
+    at = bisect.bisect_right(blocks, start, key=lambda block: block[0]) - 1
+    if at < 0 or not blocks[at][0] < start < blocks[at][1]:
+        return start
+    block_start, block_end = blocks[at]
+    if start - block_start <= CONTEXT_BEFORE:
+        return block_start
+    return block_end if block_end < end else start
 
 
 def _merged(spans: list[tuple[int, int]]) -> list[list[int]]:
