@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -78,6 +79,16 @@ def test_a_skimmed_document_answers_as_a_whole_reading_does(question: dict[str, 
 def test_a_skimmed_document_answers_right(question: dict[str, str]) -> None:
     result = ask(LONG, question["question"], settings=SKIMMED)
     assert any(answer in result.answer for answer in question["answers"])
+
+
+def test_a_skimmed_document_asked_again_is_skimmed_again(tmp_path: Path) -> None:
+    settings = Settings(cache="on", data_dir=tmp_path)
+    question = "Which port does the console's web interface listen on by default?"
+    first = ask(LONG, question, settings=settings)
+    again = ask(LONG, question, settings=settings)
+    assert again.usage.cached_reads == first.coverage.chunks - first.coverage.skimmed > 0
+    assert again.coverage == first.coverage
+    assert again.answer == first.answer
 
 
 def test_an_absent_entity_is_not_found_in_a_skimmed_document() -> None:

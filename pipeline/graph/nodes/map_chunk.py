@@ -3,7 +3,7 @@
 The same node reads the chunks of a chat transcript that compress folds (as `fold_chunk`).
 With a chunk cache, a chunk whose reading is cached is not read again: it still counts
 in coverage and emits `chunk_done` (with `cached=True`), and its usage record is marked
-cached. Only successful readings are stored.
+cached. Only successful readings are stored, and not a chunk skimmed past (see skim.py).
 """
 
 from __future__ import annotations
@@ -38,7 +38,9 @@ def make_map_chunk(
             ]
         else:
             finding, records = await _read(engine, task, node)
-            if cache is not None and key and not finding.failed:
+            # A chunk skimmed past costs nothing to skim again; cached, it would come back as
+            # a reading (a cached reading keeps what a chunk says, not how it was read).
+            if cache is not None and key and not finding.failed and not finding.skimmed:
                 # Only the calls count: rate-limit records say how a call waited, not a call.
                 calls = [r for r in records if isinstance(r, CallUsage)]
                 await cache.put(key, CachedReading.of(finding, chunk, calls))
