@@ -19,6 +19,7 @@ questions, and among the 16 best in all but one.
 from __future__ import annotations
 
 import bisect
+import heapq
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
@@ -74,9 +75,11 @@ def _best_windows(
     """Starts of the REGIONS best windows `window` characters wide, no two overlapping:
     most weight of distinct terms first, then most weight of uses (a stretch that keeps
     coming back to the terms discusses them), then the earlier."""
-    scored = sorted(_window_scores(uses, weights, window))
+    scored = list(_window_scores(uses, weights, window))
+    heapq.heapify(scored)  # best first, popped only as far as needed
     chosen: list[int] = []
-    for _, _, start in scored:
+    while scored:
+        start = heapq.heappop(scored)[2]
         at = bisect.bisect_left(chosen, start)
         near = chosen[max(0, at - 1) : at + 1]
         if all(abs(start - other) >= window for other in near):
