@@ -113,3 +113,18 @@ def test_year_outside_every_range_stays_absent(year: str) -> None:
     question = f"Who was imprisoned in the keep by the rebels in {year}?"
     assert build_query(question, [TOWN_HISTORY]).decisive.absent == [year]
     assert ask(TOWN_HISTORY, question).answer == NOT_FOUND["en"]
+
+
+MARCH = "Mahatma Gandhi led the Salt March in 1930. The march covered 390 kilometres."
+
+
+def test_a_short_name_with_a_letter_moved_is_searched_as_the_text_spells_it() -> None:
+    # 'Ghandi' is two edits from 'Gandhi' (one allowed at six letters), the same letters
+    decisive = build_query("When did Ghandi lead the Salt March?", [MARCH]).decisive
+    assert decisive.absent == []
+    assert decisive.variants == {"ghandi": ["gandhi"]}
+
+
+def test_a_short_name_two_edits_away_in_other_letters_stays_absent() -> None:
+    decisive = build_query("When did Gandra lead the Salt March?", [MARCH]).decisive
+    assert decisive.absent == ["Gandra"]

@@ -235,18 +235,23 @@ def _one_family(a: str, b: str) -> bool:
 def near_spellings(word: str, candidates: Iterable[str]) -> list[str]:
     """Words of `candidates` one or two edits from `word` ('Gandhi' for 'Ghandi').
 
-    One edit for words of up to 6 letters, two beyond; never for words holding digits, whose
-    one changed digit is another number (a swapped '1646' is not '1647'), nor for words in
-    capitals, which name an identifier or an acronym as written.
+    One edit for words of up to 6 letters, two beyond, or two for the same letters in
+    another order (a letter moved: 'Ghandi' is 'Gandhi' with its 'h' two places on);
+    never for words holding digits, whose one changed digit is another number (a swapped
+    '1646' is not '1647'), nor for words in capitals, which name an identifier or an
+    acronym as written.
     """
     if any(c.isdigit() for c in word) or len(word) < 4 or word.isupper():
         return []  # a word in capitals is an identifier: 'RPROMPT' is not a typo of 'PROMPT'
     limit = 1 if len(word) <= 6 else 2
     target = fold(word).lower()
+    letters = sorted(target)
     near = {
         c
         for c in candidates
-        if abs(len(c) - len(target)) <= limit and c != target and _within(target, c, limit)
+        if abs(len(c) - len(target)) <= 2
+        and c != target
+        and (_within(target, c, limit) or (sorted(c) == letters and _within(target, c, 2)))
     }
     return sorted(near)
 
