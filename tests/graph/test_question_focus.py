@@ -249,3 +249,22 @@ def test_a_question_for_a_kind_of_answer_cites_the_sentence_that_gives_one(
     # the sentence stating the value, not one that uses the question's words about another
     assert answer_type(question) == kind
     assert expected in ask(text, question).citations[0].quote
+
+
+CHARTER = (
+    "Ada Lovelace founded Acme Shipping in 1987.\n\n"
+    "The text of the Acme Shipping charter was drafted by Ingrid Berg, according to the archive."
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "According to the text, who founded Acme Shipping?",
+        "Who founded Acme Shipping, according to the document?",
+        "Who founded Acme Shipping in the article?",
+    ],
+)
+def test_a_question_pointing_at_the_document_asks_about_its_content(question: str) -> None:
+    # 'the text' is the document the question is asked of, not the charter's text
+    assert ask(CHARTER, question).answer.startswith("Ada Lovelace founded Acme Shipping")

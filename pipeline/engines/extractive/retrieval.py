@@ -264,7 +264,9 @@ _ANSWER_PATTERNS: dict[AnswerType, re.Pattern[str]] = {
 _FRAME = re.compile(
     r"\b(?:what|which|whose)\s+(?:kind|type|sort|form|name|year|date|time|day|month|century|decade"
     r"|percentage|percent|number|amount)s?\b(?:\s+of\b)?|\bthe\s+names?\s+of\b"
-    r"|\bhow\s+(?:long|many|much|large|big|old|far|high|tall|often)\b",
+    r"|\bhow\s+(?:long|many|much|large|big|old|far|high|tall|often)\b"
+    # 'according to the text': the question pointing at the document, not at its content
+    r"|\b(?:according to|in|from) (?:the|this) (?:text|passage|article|document|paragraph)\b",
     re.IGNORECASE,
 )
 # 'Which section of the GPL is the Disclaimer of Warranty?': the answer is a heading.
