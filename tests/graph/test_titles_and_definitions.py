@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pipeline import ask
 from pipeline.prompts import NOT_FOUND
 
@@ -79,6 +81,33 @@ def test_what_is_question_gets_the_sentence_that_defines_the_term() -> None:
     assert opaque.answer.startswith('An "Opaque" copy is any copy')
     source = ask(MANUAL, "What is the Source?")
     assert source.answer.startswith('The "Source" for a copy in printed form means')
+
+
+HARBOUR_LICENCE = """Harbour Data Licence (HDL), version 2
+
+0. Definitions.
+
+As used herein, "this Licence" refers to version 2 of the Harbour Data Licence, and "the
+Board" refers to the Tide Table Board.
+
+"The Tables" refers to the tide tables published under this Licence, in print or online.
+
+1. Copies.
+
+You may copy the Tables under version 2 of this Licence if you name the Board.
+"""
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What does 'The Tables' refer to in the HDL?",
+        "What does 'The Tables' stand for?",
+    ],
+)
+def test_what_does_x_refer_to_gets_the_sentence_that_defines_x(question: str) -> None:
+    # The first definition names the licence too, as the question does
+    assert ask(HARBOUR_LICENCE, question).answer.startswith('"The Tables" refers to the tide')
 
 
 # The definition gives the name last; the sentences before it use the name more often.

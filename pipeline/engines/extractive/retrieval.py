@@ -266,7 +266,9 @@ _FRAME = re.compile(
     r"|percentage|percent|number|amount)s?\b(?:\s+of\b)?|\bthe\s+names?\s+of\b"
     r"|\bhow\s+(?:long|many|much|large|big|old|far|high|tall|often)\b"
     # 'according to the text': the question pointing at the document, not at its content
-    r"|\b(?:according to|in|from) (?:the|this) (?:text|passage|article|document|paragraph)\b",
+    # ('in the document' is often content: where in a LaTeX document a command goes)
+    r"|\baccording to (?:the|this) (?:text|passage|article|document|paragraph)\b"
+    r"|\bin (?:the|this) (?:text|passage|article)\b(?!['’])",
     re.IGNORECASE,
 )
 # 'Which section of the GPL is the Disclaimer of Warranty?': the answer is a heading.
@@ -313,10 +315,12 @@ def asks_what_is(question: str) -> bool:
     return _DEFINITION.search(question) is not None
 
 
-# "What is a Transparent copy?", "What does 'convey' mean?", "What does it mean to convey a work?"
+# "What is a Transparent copy?", "What does 'convey' mean?", "What does it mean to convey a work?",
+# "What does 'The Library' refer to in the LGPL?" (the document it is asked of may follow)
 _DEFINED = re.compile(
     r"^\s*(?:what|which|who)\s+(?:is|are)\s+(?:meant\s+by\s+)?(?P<is>.+?)\s*\??\s*$"
-    r"|^\s*what\s+(?:does|do)\s+(?:it\s+mean\s+to\s+(?P<to>.+?)|(?P<mean>.+?)\s+mean)\s*\??\s*$"
+    r"|^\s*what\s+(?:does|do)\s+(?:it\s+mean\s+to\s+(?P<to>.+?)"
+    r"|(?P<mean>.+?)\s+(?:mean|refer\s+to|stand\s+for)(?:\s+(?:in|under)\s+[^?]+)?)\s*\??\s*$"
     r"|^\s*define\s+(?P<define>.+?)\s*[.?]?\s*$",
     re.IGNORECASE,
 )
