@@ -110,6 +110,29 @@ def test_what_does_x_refer_to_gets_the_sentence_that_defines_x(question: str) ->
     assert ask(HARBOUR_LICENCE, question).answer.startswith('"The Tables" refers to the tide')
 
 
+SECTIONED_LICENCE = """Harbour Data Licence
+
+  1. Copies.
+
+  You may copy the Tables. Sections 2 and 3 of this Licence apply to every copy, and
+section 4 of the Board's rules applies to their translations.
+
+  2. Translations.
+
+  You may translate the Tables into any language if you name the Board.
+
+  3. Printed Tables.
+
+  You may print the Tables on paper of any size.
+"""
+
+
+def test_which_section_question_gets_the_heading_of_the_section() -> None:
+    # 'section' asks for a heading: the sentence naming 'sections' and 'translations' is not it
+    result = ask(SECTIONED_LICENCE, "Which section of the licence is about translations?")
+    assert result.answer.startswith("2. Translations")
+
+
 # The definition gives the name last; the sentences before it use the name more often.
 NAMED_LAST = """Tide tables may be handed out in any number. If you hand out Sealed tables,
 include an open table with every Sealed table, or say where Sealed tables can be opened.

@@ -263,7 +263,8 @@ _ANSWER_PATTERNS: dict[AnswerType, re.Pattern[str]] = {
 # "kind" or "year" rarely appears in the answering sentence, so these words are not searched.
 _FRAME = re.compile(
     r"\b(?:what|which|whose)\s+(?:kind|type|sort|form|name|year|date|time|day|month|century|decade"
-    r"|percentage|percent|number|amount)s?\b(?:\s+of\b)?|\bthe\s+names?\s+of\b"
+    r"|percentage|percent|number|amount|section|chapter|clause)s?\b(?:\s+of\b)?"
+    r"|\bthe\s+names?\s+of\b"
     r"|\bhow\s+(?:long|many|much|large|big|old|far|high|tall|often)\b"
     # 'according to the text': the question pointing at the document, not at its content
     # ('in the document' is often content: where in a LaTeX document a command goes)
