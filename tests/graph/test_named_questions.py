@@ -144,3 +144,31 @@ def test_a_question_naming_only_an_option_is_answered_by_that_option_alone() -> 
     result = ask(STILL_OPTIONS, "What does -T do?", settings=OFF)
     expected = "-T threads, --threads=threads: Run the still with this many burners at once."
     assert result.answer == expected
+
+
+FINDER_PAGE = """NAME
+       finder - search for files in a directory tree
+
+TESTS
+       -mtime n
+              File's data was last modified less than, more than or exactly n*24
+              hours ago.
+
+       -size n
+              File uses less than, more than or exactly n units of space.
+
+EXAMPLES
+       finder $HOME -mtime 0
+              Search for files in your home directory which have been modified in
+              the last twenty-four hours.
+"""
+
+
+def test_a_number_a_how_to_question_gives_is_the_askers_not_the_documents() -> None:
+    # 'the last 3 days' is what the asker will pass to -mtime: no page states a 3 there
+    result = ask(FINDER_PAGE, "How do I find files modified in the last 3 days?", settings=OFF)
+    assert result.answer != NOT_FOUND["en"]
+    assert "modified" in result.answer
+    # asked as a fact, a number the page never states is still not there
+    fact = ask(FINDER_PAGE, "Which files were modified 3 days ago?", settings=OFF)
+    assert fact.answer == NOT_FOUND["en"]

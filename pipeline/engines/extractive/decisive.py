@@ -312,6 +312,9 @@ def decide(
     if question == question.lower():  # typed without capitals: words the documents write as names
         groups = [[t] for t, w in _surface(question).items() if t in terms and _is_name(t, usage)]
     surface = _surface(question)
+    if _HOW_TO.search(question):  # 'How do I find files changed in the last 7 days?': the
+        # number is the one the asker will give, not one the documents must state
+        groups = [g for g in groups if not all(_NUMBER.fullmatch(surface.get(t, t)) for t in g)]
     aliases = {t: a for g in groups for t in g if (a := _alias(_part(t, surface), texts))}
     missing = list(dict.fromkeys(t for g in groups for t in g if not df.get(t)))
     missing = [t for t in missing if t not in aliases]
@@ -352,6 +355,12 @@ def decide(
 
 # A year, decade or century: '2015', '1880s', "70's", '17th' (of 'the 17th century').
 _TIME = re.compile(r"(?:1\d\d\d|20\d\d)(?:['’]?s)?|\d0['’]?s|\d{1,2}(?:st|nd|rd|th)", re.IGNORECASE)
+
+
+_HOW_TO = re.compile(
+    r"\bhow\s+(?:to|(?:do|can|could|should|would)\s+(?:i|you|we|one))\b", re.IGNORECASE
+)
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 
 def _is_time(word: str) -> bool:
