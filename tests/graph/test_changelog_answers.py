@@ -195,3 +195,29 @@ PATCH_RELEASES = """# Changelog
 def test_a_release_asked_of_by_its_version_is_that_release() -> None:
     result = ask(PATCH_RELEASES, "When was v4.12.1 released?")
     assert result.answer.startswith("v4.12.1 (2026-10-11)")
+
+
+RELEASES = """# Changelog
+
+## v3.2.0 (2026-10-08)
+
+[GitHub release](https://example.org/tidy/releases/tag/v3.2.0)
+
+## v3.1.0 (2025-05-02)
+
+[GitHub release](https://example.org/tidy/releases/tag/v3.1.0)
+
+* Add a `--wrap` option.
+
+## v3.0.0 (2024-11-20)
+
+The code released in v3.0.0 is the code of v3.0.0b2, released in October.
+"""
+"""Release headings whose versions share their parts (v3, 0) with every other."""
+
+
+def test_when_a_version_was_released_is_answered_by_its_own_heading() -> None:
+    # v3.0.0's entry says 'released' twice and shares 'v3' and '0' with the question,
+    # but names another release: the version as written decides
+    result = _ask(RELEASES, "When was v3.2.0 released?")
+    assert result.answer.startswith("v3.2.0 (2026-10-08)")

@@ -38,6 +38,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from pipeline.engines.extractive.terms import (
+    LITERAL,
     QUESTION_CHARS,
     characters,
     fold,
@@ -308,7 +309,8 @@ def decide(
     """The question's decisive terms, given how the documents use its terms (see module doc);
     `ids` name the documents of `texts`, for the groups each one's title names."""
     df = usage.df
-    groups = [g for g in (_terms_of(p, terms) for p in named_phrases(question)) if g]
+    named = [(p, _terms_of(p, terms)) for p in named_phrases(question)]
+    groups = [g for _, g in named if g]
     if question == question.lower():  # typed without capitals: words the documents write as names
         groups = [[t] for t, w in _surface(question).items() if t in terms and _is_name(t, usage)]
     surface = _surface(question)
@@ -341,11 +343,19 @@ def decide(
     # A name the documents use everywhere is their topic: a passage need not repeat it.
     topic = max(TOPIC_SHARE * usage.sentences, TOPIC_LEAST)
     required = [g for g in groups if all(df.get(t, 0) <= topic for t in g)]
+    # A version is also searched as written ('=v2.14.0'): its parts (v2, 0) are in every
+    # release of a changelog, so the topic, and one of them names no release; the version
+    # as written names one.
+    versions = [LITERAL + p[0] for p, _ in named if len(p) == 1 and LITERAL + p[0] in terms]
+    required += [[v] for v in versions if 0 < df.get(v, 0) <= topic and [v] not in required]
     if not _HAS_CJK.search(question):  # 'in 2015': when, not which thing (see _is_time)
         required = [g for g in required if not all(_is_time(surface.get(t, t)) for t in g)]
     return Decisive(
         groups=required,
-        words={t: surface.get(t, t) for g in groups for t in g},
+        words={
+            **{t: surface.get(t, t) for g in groups for t in g},
+            **{v: v.removeprefix(LITERAL) for v in versions},
+        },
         absent=absent,
         variants=variants,
         aliases=aliases,
