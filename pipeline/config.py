@@ -305,10 +305,11 @@ class Settings(BaseSettings):
     skim_above_mb: float = setting(
         1.0,
         ge=0,
-        description="MB of text above which the built-in engine skims a document for a "
-        "question: it reads closely only the stretches where the question's terms gather "
-        "(and the lead), so a 10 MB text costs little more than finding those terms; 0 reads "
-        "every document whole.",
+        description="Size above which the built-in engine skims a document for a question, "
+        "in millions of characters: it reads closely only the stretches where the question's "
+        "terms gather (and the lead), so a 10 MB text costs little more than finding those "
+        "terms; 0 reads every document whole (and one of 200,000 characters or less always "
+        "is).",
         shapes_output=True,
     )
     reader_processes: int = setting(

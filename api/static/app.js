@@ -368,7 +368,11 @@ function describeRun(result) {
     `${coverage.relevant} relevant`,
     `${coverage.failed.length} failed`,
   ];
-  if (coverage.skimmed) parts.push(`${coverage.skimmed} skimmed past`);
+  if (coverage.skimmed) {
+    // A skimmed chunk was looked at for the question's terms, not read closely.
+    parts[0] = `Read ${coverage.read - coverage.skimmed} of ${plural(coverage.chunks, "chunk")} closely`;
+    parts.push(`${coverage.skimmed} skimmed past`);
+  }
   if (coverage.truncated) parts.push("findings cut to fit");
   parts.push(
     usage.calls

@@ -318,8 +318,12 @@ def _print_citations(citations: list[Citation]) -> None:
 
 def _print_coverage(coverage: Coverage) -> None:
     line = f"read {coverage.read}/{coverage.chunks} chunks, {coverage.relevant} relevant"
-    if coverage.skimmed:
-        line += f", {coverage.skimmed} skimmed past (the question's terms gather elsewhere)"
+    if coverage.skimmed:  # a skimmed chunk was looked at for the question's terms, not read
+        closely = coverage.read - coverage.skimmed
+        line = (
+            f"read {closely}/{coverage.chunks} chunks closely, skimmed past {coverage.skimmed} "
+            f"(the question's terms gather elsewhere), {coverage.relevant} relevant"
+        )
     if not coverage.failed:
         out.print(f"[dim]{line}[/]")
         return

@@ -1,4 +1,4 @@
-"""QA quality of the built-in engine: SQuAD, needles, twin entities, unanswerables, CJK.
+"""QA quality of the built-in engine: SQuAD, needles, twins, unanswerables, CJK, one long text.
 
     python tests/bench/eval_qa.py [--datasets DIR] [--only SETS] [--dev] [--limit N]
                                   [--every K] [--answer-sentences K] [--calibrate]
@@ -12,7 +12,7 @@ articles, single spaces; for CJK, NFKC and no spaces):
 - refused: an answerable question got the not-found answer;
 - wrong article: the same question asked of an unrelated document (7 places on in id
   order) got an answer rather than not-found.
-Sets (`--only squad,needles,twins,unanswerable,cjk`, all by default):
+Sets (`--only squad,needles,twins,unanswerable,cjk,long`, all by default):
 - squad: SQuAD v1.1 dev articles (1,520 questions, 38 articles), with the wrong-article rate;
 - needles: needle-in-a-haystack essays;
 - twins: documents stating the same facts for several entities (tests/bench/twins.py):
@@ -180,7 +180,8 @@ def evaluate_long(datasets: Path, settings: Settings, limit: int | None, dev: bo
         same += answers[0] == answers[1]
     n = len(questions)
     print(
-        f"One long text ({len(text) / 1e6:.1f} MB, {len(articles)} articles among {len(essays)} "
+        f"One long text ({len(text) / 1e6:.1f} million characters, {len(articles)} articles "
+        f"among {len(essays)} "
         f"essays): {n} SQuAD {'dev ' if dev else ''}questions"
     )
     for name, (one, three, seconds) in figures.items():

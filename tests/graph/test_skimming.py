@@ -57,10 +57,6 @@ RIGHT = (
 """Questions of each sample document, answered right in the long document too."""
 
 
-def test_the_long_document_is_long_enough_to_be_skimmed() -> None:
-    assert len(LONG) > SKIMMED.skim_above_mb * 1_000_000
-
-
 @pytest.mark.parametrize("question", QUESTIONS[::3], ids=lambda q: q["question"][:40])
 def test_a_skimmed_document_answers_as_a_whole_reading_does(question: dict[str, str]) -> None:
     skimmed = ask(LONG, question["question"], settings=SKIMMED)
@@ -92,17 +88,27 @@ def test_a_skimmed_document_asked_again_is_skimmed_again(tmp_path: Path) -> None
 
 
 def test_an_absent_entity_is_not_found_in_a_skimmed_document() -> None:
-    result = ask(LONG, "Who is the harbour master of Ashford?", settings=SKIMMED)
-    assert result.citations == []
-    assert result.coverage.skimmed > 0
+    question = "Who is the harbour master of Ashford?"
+    skimmed = ask(LONG, question, settings=SKIMMED)
+    assert skimmed.coverage.skimmed > 0  # 'harbour' is everywhere: regions spread wide
+    assert skimmed.citations == []
+    assert skimmed.answer == ask(LONG, question, settings=WHOLE).answer
+
+
+def test_chunks_read_in_worker_processes_are_skimmed_alike() -> None:
+    question = "Which port does the console's web interface listen on by default?"
+    in_place = ask(LONG, question, settings=SKIMMED)
+    in_workers = ask(LONG, question, settings=SKIMMED.model_copy(update={"reader_processes": 2}))
+    assert in_workers.coverage == in_place.coverage
+    assert in_workers.answer == in_place.answer
+    assert in_workers.citations == in_place.citations
 
 
 def test_a_document_under_the_size_is_read_whole() -> None:
-    text = (SAMPLES / "annual_report.md").read_text()
-    settings = Settings(cache="off", extractive_chunk_size=2_000)
-    result = ask(text, "Who founded the company in Bergen?", settings=settings)
-    assert result.coverage.chunks > 2
+    question = "Which port does the console's web interface listen on by default?"
+    result = ask(LONG, question, settings=Settings(cache="off", skim_above_mb=2))
     assert result.coverage.skimmed == 0
+    assert result.answer == ask(LONG, question, settings=WHOLE).answer
 
 
 # -- the regions ---------------------------------------------------------------------------
@@ -123,6 +129,29 @@ def test_regions_hold_the_lead_and_where_the_terms_gather_and_little_else() -> N
     for start, end in regions:  # whole paragraphs
         assert start == 0 or text[start - 2 : start] == "\n\n"
         assert end == len(text) or text[end : end + 2] == "\n\n"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "question", "share"),
+    [
+        ("港口引航员把备用钥匙放在蓝色铁盒里。", "港口引航员把备用钥匙放在哪里？", (0.2, 0.5)),
+        ("Лоцман хранит запасной ключ в синей банке. ", "Где лоцман хранит ключ?", (0.8, 1.2)),
+    ],
+)
+def test_regions_of_chinese_text_are_a_third_as_wide_and_of_other_alphabets_as_wide(
+    sentence: str, question: str, share: tuple[float, float]
+) -> None:
+    # A character of Chinese says about what three or four letters do; Cyrillic's do not.
+    english = "The harbour pilot keeps the spare key in a blue tin. "
+
+    def width(text: str, asked: str) -> int:
+        spans = build_query(asked, [text], ["d"], 1_000_000).regions["d"]
+        return sum(end - start for start, end in spans)
+
+    english_width = width(english * (1_300_000 // len(english)), "Where is the spare key?")
+    other = width(sentence * (1_300_000 // len(sentence)), question)
+    low, high = share
+    assert low * english_width < other < high * english_width
 
 
 def test_a_short_document_or_a_zero_size_has_no_regions() -> None:

@@ -236,25 +236,41 @@ def _one_family(a: str, b: str) -> bool:
 def near_spellings(word: str, candidates: Iterable[str]) -> list[str]:
     """Words of `candidates` one or two edits from `word` ('Gandhi' for 'Ghandi').
 
-    One edit for words of up to 6 letters, two beyond, or two for the same letters in
-    another order (a letter moved: 'Ghandi' is 'Gandhi' with its 'h' two places on);
-    never for words holding digits, whose one changed digit is another number (a swapped
-    '1646' is not '1647'), nor for words in capitals, which name an identifier or an
-    acronym as written.
+    One edit for words of up to 6 letters, two beyond, and a letter moved inside the word
+    for any ('Ghandi' is 'Gandhi' with its 'h' two places on; the first and last letters
+    stay, so 'Mary' is not 'army'); never for words holding digits, whose one changed
+    digit is another number (a swapped '1646' is not '1647'), nor for words in capitals,
+    which name an identifier or an acronym as written.
     """
     if any(c.isdigit() for c in word) or len(word) < 4 or word.isupper():
         return []  # a word in capitals is an identifier: 'RPROMPT' is not a typo of 'PROMPT'
     limit = 1 if len(word) <= 6 else 2
     target = fold(word).lower()
-    letters = sorted(target)
     near = {
         c
         for c in candidates
-        if abs(len(c) - len(target)) <= 2
-        and c != target
-        and (_within(target, c, limit) or (sorted(c) == letters and _within(target, c, 2)))
+        if c != target
+        and (
+            (abs(len(c) - len(target)) <= limit and _within(target, c, limit))
+            or _moved_letter(target, c)
+        )
     }
     return sorted(near)
+
+
+def _moved_letter(word: str, other: str) -> bool:
+    """Whether `other` is `word` with one inner letter moved elsewhere inside it."""
+    if len(word) != len(other) or word[0] != other[0] or word[-1] != other[-1]:
+        return False
+    if sorted(word) != sorted(other):
+        return False
+    inner = range(1, len(word) - 1)
+    return any(
+        word[:i] + word[i + 1 :] == other[:j] + other[j + 1 :]
+        for i in inner
+        for j in inner
+        if word[i] == other[j] and i != j
+    )
 
 
 def _within(a: str, b: str, limit: int) -> bool:
@@ -367,6 +383,8 @@ def decide(
 _TIME = re.compile(r"(?:1\d\d\d|20\d\d)(?:['’]?s)?|\d0['’]?s|\d{1,2}(?:st|nd|rd|th)", re.IGNORECASE)
 
 
+# A how-to question ('How do I ...', 'how to ...') and a bare number in it: the asker's
+# value (decide drops it from the names the documents must hold).
 _HOW_TO = re.compile(
     r"\bhow\s+(?:to|(?:do|can|could|should|would)\s+(?:i|you|we|one))\b", re.IGNORECASE
 )

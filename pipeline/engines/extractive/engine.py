@@ -127,7 +127,8 @@ class ExtractiveEngine:
                 return _skimmed_past(chunk)
             task = ChunkTask(**{**task, "chunk": part})
         processes = self.settings.reader_processes
-        return await readers.read(processes, len(chunk["text"]), read_chunk, task, self._offered)
+        size = len(task["chunk"]["text"])  # a narrowed part may be short enough to read here
+        return await readers.read(processes, size, read_chunk, task, self._offered)
 
     async def combine(self, findings: list[Finding], goal: str, meter: Meter) -> Finding:
         # Keep half the sentences, or as many as the largest input had if that is more:

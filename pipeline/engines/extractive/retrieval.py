@@ -634,11 +634,16 @@ def build_query(
         # 0.029 of those asked of the wrong article, not 0.010.
         # A one-kanji stem ('開' of '開いた') is left out of it (see terms.lone_stems).
         coverage = [([t], v) for t, v in idf.items() if t not in stems]
-    regions = {
-        doc: skim.regions(text, weighed, uses)
-        for doc, text, uses in zip(ids or [], texts, usage.uses, strict=False)
-        if skim_above and len(text) > skim_above and uses is not None and not newest
-    }
+    regions = (
+        {
+            doc: skim.regions(text, weighed, uses)
+            for doc, text, uses in zip(ids, texts, usage.uses, strict=True)
+            # a text short enough to be counted exactly (CACHED_CHARS) keeps no uses: read whole
+            if skim_above and len(text) > skim_above and uses is not None and not newest
+        }
+        if ids is not None
+        else {}
+    )
     return Query(question, weighed, average, kind, decisive, coverage, newest, regions)
 
 
