@@ -102,18 +102,23 @@ def candidate_breaks(text: str, start: int, stop: int) -> Iterator[Break]:
     there). Without it, a text with no break at all (one line, no punctuation) would be
     searched to its end for every chunk: 10 MB, 150 times.
     """
+    size = len(text)
+    paragraph, line, sentence = Level.PARAGRAPH, Level.LINE, Level.SENTENCE
     for match in _BREAK.finditer(text, start, stop):
         offset = match.end()
-        if offset >= len(text):
+        if offset >= size:
             return
         found = match.group()
-        newlines = found.count("\n")
-        if newlines >= 2:
-            yield Break(offset, Level.PARAGRAPH)
-        elif found[0] == "\n":
-            yield Break(offset, Level.LINE)
-        elif found[0] in _CJK_ENDS or found[-1].isspace():
-            yield Break(offset, Level.SENTENCE)
+        # Most breaks hold no line break (a sentence's end and its space): one test for them.
+        if "\n" in found:
+            if found.count("\n") >= 2:
+                yield Break(offset, paragraph)
+                continue
+            if found[0] == "\n":
+                yield Break(offset, line)
+                continue
+        if found[0] in _CJK_ENDS or found[-1].isspace():
+            yield Break(offset, sentence)
 
 
 _WHOLE = frozenset((Kind.ITEM, Kind.ROW, Kind.TERM))
@@ -193,13 +198,20 @@ def _next_cut(
 ) -> int:
     """The first chosen break in [start + min, start + max], else the best break there."""
     best: Break | None = None
+    limits: dict[int, float] = {}  # per level, the hash below which a break is chosen
     # Every break read is within max, or the first past it (one more character).
     for candidate in breaks(text, start + sizes.min, start + sizes.max + 1):
-        if candidate.offset - start > sizes.max:
+        offset, level = candidate
+        if offset - start > sizes.max:
             break
-        if _chosen(text, candidate, thresholds):
-            return candidate.offset
-        if best is None or candidate.level >= best.level:
+        limit = limits.get(level)
+        if limit is None:
+            limit = limits[level] = _limit(thresholds, level)
+        if limit > 0.0:
+            window = text[max(0, offset - WINDOW) : offset]
+            if zlib.crc32(window.encode("utf-8", "surrogatepass")) < limit:
+                return offset
+        if best is None or level >= best.level:
             best = candidate
     if best is not None:
         return best.offset
@@ -213,14 +225,12 @@ def _next_cut(
     return start + sizes.max
 
 
-def _chosen(text: str, candidate: Break, thresholds: dict[int, float]) -> bool:
-    chance = thresholds.get(candidate.level)
+def _limit(thresholds: dict[int, float], level: int) -> float:
+    """The hash (of 2**32) below which a break of `level` is chosen; 0 for never."""
+    chance = thresholds.get(level)
     if chance is None:  # a structural level above paragraphs: likelier still
-        chance = min(1.0, thresholds[Level.PARAGRAPH] * BOOST ** (candidate.level - 2))
-    if chance <= 0.0:
-        return False
-    window = text[max(0, candidate.offset - WINDOW) : candidate.offset]
-    return zlib.crc32(window.encode("utf-8", "surrogatepass")) < chance * 2**32
+        chance = min(1.0, thresholds[Level.PARAGRAPH] * BOOST ** (level - 2))
+    return chance * 2**32 if chance > 0.0 else 0.0
 
 
 def overlap_start(text: str, cut: int, overlap: int, breaks: Breaks = candidate_breaks) -> int:
