@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import bisect
 import heapq
-import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from pipeline.text.boundaries import fenced_code
-from pipeline.text.scripts import CJK
+from pipeline.text.scripts import CJK_CHAR
 from pipeline.types import Chunk
 
 REGIONS = 32
@@ -46,7 +45,6 @@ CJK_SCALE = 1 / 3
 as much as three or four letters, so a text in those scripts gets a third of them."""
 SAMPLE_CHARS = 20_000
 """Characters of the opening that tell the text's script (see _widths)."""
-_CJK_CHAR = re.compile(f"[{CJK}]")
 
 
 @dataclass(frozen=True)
@@ -78,7 +76,7 @@ def _widths(text: str) -> _Widths:
     """The widths for `text`: scaled towards CJK_SCALE by the share of its opening's
     characters (spaces aside) that are Chinese, Japanese or Korean."""
     sample = "".join(text[:SAMPLE_CHARS].split())
-    share = len(_CJK_CHAR.findall(sample)) / max(1, len(sample))
+    share = len(CJK_CHAR.findall(sample)) / max(1, len(sample))
     scale = 1 - (1 - CJK_SCALE) * share
     sizes = (WINDOW_CHARS, CONTEXT_BEFORE, CONTEXT_AFTER, LEAD_CHARS, SNAP_CHARS)
     return _Widths(*(round(scale * n) for n in sizes))
