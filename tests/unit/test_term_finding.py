@@ -6,7 +6,7 @@ import pytest
 
 from pipeline.engines.extractive.passages import Passages
 from pipeline.engines.extractive.sentences import sentence_spans
-from pipeline.engines.extractive.terms import TermFinder, characters, fold, query_terms
+from pipeline.engines.extractive.terms import TermFinder, fold, query_terms, spellings, uses
 from pipeline.text.tokens import count_tokens
 
 
@@ -35,9 +35,21 @@ def test_a_short_text_folds_as_the_same_characters_in_a_long_one() -> None:
     assert [fold(char) for char in folded] == list(long)
 
 
-def test_characters_are_those_of_the_texts_beyond_the_basic_plane_and_badly_decoded() -> None:
-    texts = ["國家 café", "", "\udce9 𠀀", "x" * 70_000 + "語"]  # the last longer than a block
-    assert characters(texts) == set("".join(texts))
+def test_a_character_is_used_in_any_spelling_that_folds_to_it() -> None:
+    texts = ["國家 café", "", "\udce9 𠀀", "x" * 70_000 + "語"]
+    for char in "国家cafe𠀀语\udce9":  # as a folded question writes them
+        assert uses(texts, fold(char)), char
+    for char in "芦蘆一ü":
+        assert not uses(texts, fold(char)), char
+    assert uses(["２０２４年"], "2")  # a full-width digit is the digit
+
+
+def test_every_folded_character_lists_the_characters_folding_to_it() -> None:
+    from pipeline.engines.extractive.terms import _FOLDS
+
+    for code in _FOLDS:
+        assert chr(code) in spellings(fold(chr(code)))
+    assert set(spellings("国")) == {"国", "國"}
 
 
 def _found(question: str, text: str) -> list[tuple[str, str]]:

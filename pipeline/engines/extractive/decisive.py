@@ -33,18 +33,19 @@ spelling ("Riverside" beside Ashford and Lakeside) stays absent.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from pipeline.engines.extractive.terms import (
     LITERAL,
     QUESTION_CHARS,
-    characters,
     fold,
     is_cjk_term,
     stem,
     tokens,
+    uses,
 )
 from pipeline.text.layout import analyse
 from pipeline.text.scripts import CJK, HAN, HANGUL
@@ -142,7 +143,7 @@ def _cjk_runs(text: str) -> list[str]:
 
 
 def unknown_cjk_words(
-    question: str, terms: Iterable[str], present: set[str], chars: set[str]
+    question: str, terms: Iterable[str], present: set[str], used: Callable[[str], bool]
 ) -> list[str]:
     """Runs of CJK question characters no present bigram covers, holding a character the
     documents never use: the names a CJK question brings that the documents lack.
@@ -164,7 +165,7 @@ def unknown_cjk_words(
             continue
         # A modifier of a word the documents know, in characters they never use.
         heads = index in covered
-        if len(run) >= 2 and heads and all(folded[i] not in chars for i in run):
+        if len(run) >= 2 and heads and not any(used(folded[i]) for i in run):
             unknown.append(question[run[0] : run[-1] + 1])
         run = []
     return unknown
@@ -353,9 +354,8 @@ def decide(
                 absent.append(surface.get(term, term))
     if any(is_cjk_term(t) for t in terms):
         present = {t for t in terms if df.get(t)}
-        # fold maps character for character, so folding the set is folding the text.
-        chars = set(fold("".join(characters(texts))))
-        absent += [w for w in unknown_cjk_words(question, terms, present, chars) if w not in absent]
+        unknown = unknown_cjk_words(question, terms, present, functools.partial(uses, texts))
+        absent += [w for w in unknown if w not in absent]
     # A name the documents use everywhere is their topic: a passage need not repeat it.
     topic = max(TOPIC_SHARE * usage.sentences, TOPIC_LEAST)
     required = [g for g in groups if all(df.get(t, 0) <= topic for t in g)]
