@@ -44,17 +44,13 @@ def test_sample_question_is_answered_with_citations_that_slice_back(
 
 
 def test_sample_answers_state_the_expected_fact() -> None:
-    """Retrieval is not perfect, so this is a rate over all questions, not one by one."""
-    in_answer, in_citations, misses = 0, 0, []
+    """Every sample question, the first a newcomer asks, gets its fact in the answer."""
+    misses = []
     for question in ANSWERABLE:
         result = ask(SAMPLES / question["document"], question["question"])
-        cited = " ".join(c.quote for c in result.citations)
-        in_answer += any(answer in result.answer for answer in question["answers"])
-        found = any(answer in cited for answer in question["answers"])
-        in_citations += found
-        misses += [] if found else [question["question"]]
-    assert in_citations >= 0.9 * len(ANSWERABLE), misses
-    assert in_answer >= 0.85 * len(ANSWERABLE)
+        if not any(answer in result.answer for answer in question["answers"]):
+            misses.append(f"{question['question']} -> {result.answer[:120]}")
+    assert not misses
 
 
 def test_japanese_question_gets_a_japanese_sentence_with_the_fact() -> None:

@@ -268,3 +268,40 @@ CHARTER = (
 def test_a_question_pointing_at_the_document_asks_about_its_content(question: str) -> None:
     # 'the text' is the document the question is asked of, not the charter's text
     assert ask(CHARTER, question).answer.startswith("Ada Lovelace founded Acme Shipping")
+
+
+# A made-up lamp: troubleshooting names how long the battery lasts in a condition, the
+# specifications by the noun of what lasting measures.
+HEADLAMP = """# Lumen 4 headlamp
+
+## Troubleshooting
+
+**The battery runs down quickly.**
+Cold weather shortens the runtime of every battery. If the battery lasts less than two hours
+on the low setting, contact support.
+
+## Specifications
+
+- Battery life: up to 40 hours on the low setting
+- Weight: 86 grams with the cells fitted
+- Price: 59 euros including the charging cable
+- Beam distance: 120 metres
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "fact"),
+    [
+        ("How long does the battery of the headlamp last?", "up to 40 hours"),
+        ("How much does the headlamp weigh?", "86 grams"),
+        ("How much does the headlamp cost?", "59 euros"),
+    ],
+)
+def test_a_question_of_measure_finds_the_noun_that_names_the_measure(
+    question: str, fact: str
+) -> None:
+    # 'last' is matched by the specification's 'life', 'weigh' by 'Weight', 'cost' by
+    # 'Price', at the weight of a word of the same family; the 'two hours' of the
+    # troubleshooting sentence is a condition's threshold, not a duration it states.
+    result = ask(HEADLAMP, question)
+    assert fact in result.citations[0].quote

@@ -1283,11 +1283,19 @@ def _paragraph_scores(
     return score, {p: set(tf) for p, tf in terms.items()}
 
 
+# 'If the battery lasts less than two hours, contact support.': the value of a condition
+# the sentence opens with is a threshold it sets for what follows, not a fact it states.
+_CONDITION = re.compile(r"\s*(?:if|unless)\b[^,;:]*[,;:]", re.IGNORECASE)
+
+
 def _answer_at(sentence: str, query: Query) -> int:
-    """Where the first answer of the question's type starts in `sentence`, or -1."""
+    """Where the first answer of the question's type starts in `sentence` (past the
+    condition it opens with, if any), or -1."""
     assert query.kind is not None
     question = query.question.lower()
-    for match in _ANSWER_PATTERNS[query.kind].finditer(sentence):
+    condition = _CONDITION.match(sentence)
+    past = condition.end() if condition else 0
+    for match in _ANSWER_PATTERNS[query.kind].finditer(sentence, past):
         found = match.group()
         if query.kind == "person":
             if any(word.lower() not in question for word in found.split()):

@@ -577,21 +577,38 @@ def related(a: str, b: str) -> bool:
     return len(short) >= SOFT_PREFIX and short != long and long.startswith(short)
 
 
+MEASURED_AS: dict[str, tuple[str, ...]] = {
+    "last": ("life", "lifetim", "lifespan", "durat"),
+    "weigh": ("weight",),
+    "cost": ("price",),
+}
+"""Stems of verbs of measure -> the nouns that name what they measure: 'How long do the
+batteries last?' is answered by a specification's 'Battery life: up to 18 months', 'How
+much does it weigh?' by 'Weight: 1.1 kilograms'."""
+
+
 class SoftFinder:
-    """Finds words of the same family as given stems that stemming did not join."""
+    """Finds words of the same family as given stems that stemming did not join, and the
+    nouns naming what a verb of measure among them measures (MEASURED_AS)."""
 
     def __init__(self, terms: Iterable[str]) -> None:
         self.by_prefix: dict[str, list[str]] = {}
+        measured: dict[str, str] = {}
         for term in terms:
             if not is_cjk_term(term) and len(term) >= SOFT_PREFIX and term.isalpha():
                 self.by_prefix.setdefault(term[:SOFT_PREFIX], []).append(term)
+            measured |= dict.fromkeys(MEASURED_AS.get(term, ()), term)
         self._re = _soft_pattern(tuple(sorted(self.by_prefix)))
+        self.measured = measured
+        self._measures = TermFinder(measured) if measured else None
 
     def find(self, text: str) -> list[tuple[int, str]]:
         """(position, query term) of each related word; `text` folded as for TermFinder."""
-        if self._re is None:
-            return []
         hits: list[tuple[int, str]] = []
+        if self._measures is not None:
+            hits += [(p, self.measured[noun]) for p, noun in self._measures.find(text)]
+        if self._re is None:
+            return hits
         for start, word in word_starts(self._re, text):
             found = stem(word)
             for term in self.by_prefix.get(word[:SOFT_PREFIX], ()):
