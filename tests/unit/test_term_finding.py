@@ -69,6 +69,16 @@ def test_a_one_letter_term_matches_the_word_not_every_letter() -> None:
     assert sorted(hits) == [(4, "=-e"), (5, "e"), (14, "e")]
 
 
+def test_a_letter_or_a_number_is_found_as_a_whole_word_beside_words_it_starts() -> None:
+    text = "e exits 1990s 1990 19901 e's eerie"
+    assert _found("Did e exit in 1990?", text) == [
+        ("e", "e exit"),
+        ("exit", "exits "),
+        ("1990", "1990 1"),
+        ("e", "e's ee"),
+    ]
+
+
 def test_a_literal_is_found_as_written_and_not_inside_a_longer_name() -> None:
     text = "-e first\n-e, x-e --e -ex \\-e $-e ~-e (-e) --login -l"
     hits = TermFinder(query_terms("What do -e, --login and -l do?")).find(fold(text))

@@ -454,22 +454,24 @@ def _word_pattern(words: tuple[str, ...]) -> Prefixes | None:
     # Stems can end differently from the word ('happy' -> 'happi'), so words are matched
     # by a shorter prefix (see _search_prefix) and stemmed to confirm.
     # Irregular forms ('kept' for 'keep') do not share the prefix, so they are added whole.
+    # A number or a single letter is only ever its own stem ('1990s' stems to '1990s', and
+    # of the words stemming to 'e' only 'e' is one), so it is matched as a whole word: an
+    # option's letter ('-e') would otherwise be confirmed against every word starting 'e'.
+    whole = {w for w in words if len(w) == 1 or w.isdigit()}
     irregular = _irregular_forms()
-    prefixes = sorted(
-        {_search_prefix(w) for w in words} | {form for w in words for form in irregular.get(w, ())},
-        key=len,
-        reverse=True,
-    )
-    return _prefix_pattern(prefixes)
+    prefixes = {_search_prefix(w) for w in words if w not in whole}
+    prefixes |= {form for w in words for form in irregular.get(w, ())}
+    return _prefix_pattern(prefixes, whole)
 
 
 Prefixes = tuple[re.Pattern[str], ...]
 """The patterns of a _prefix_pattern, one per prefix."""
 
 
-def _prefix_pattern(prefixes: Iterable[str]) -> Prefixes:
-    """Words starting with any of the lowercase `prefixes`, searched by word_starts: one
-    pattern per prefix, a prefix that extends another left out ('taken' beside 'tak').
+def _prefix_pattern(prefixes: Iterable[str], whole: Iterable[str] = ()) -> Prefixes:
+    """Words starting with any of the lowercase `prefixes`, and the `whole` words, searched
+    by word_starts: one pattern per prefix or word, a prefix that extends another left out
+    ('taken' beside 'tak'), as is a whole word a prefix starts.
 
     Each pattern opens with its whole prefix and only then tests that no word character
     comes before it ('plac(?<!W.{4})'), so the regex engine skips from one occurrence of
@@ -482,14 +484,18 @@ def _prefix_pattern(prefixes: Iterable[str]) -> Prefixes:
     for prefix in lower:  # shortest first: a prefix's own prefixes are already kept
         if not any(prefix.startswith(shorter) for shorter in kept):
             kept.append(prefix)
+    words = [w for w in sorted(set(whole)) if not any(w.startswith(p) for p in kept)]
     return tuple(
         re.compile(rf"{re.escape(p)}(?<!{_WORD_CHAR}.{{{len(p)}}}){_WORD_CHAR}*") for p in kept
+    ) + tuple(
+        re.compile(rf"{re.escape(w)}(?<!{_WORD_CHAR}.{{{len(w)}}})(?!{_WORD_CHAR})") for w in words
     )
 
 
 def word_starts(patterns: Prefixes, text: str) -> Iterator[tuple[int, str]]:
-    """(offset, lowercase word) of each word of `text` matched by a _prefix_pattern, in
-    order. A word matched by two prefixes is found once: each match is the whole word.
+    """(offset, lowercase word) of each word of `text` matched by a _prefix_pattern, in no
+    particular order. A word is found once: no kept prefix extends another, so at most
+    one of them starts a given word, and each match is the whole word.
 
     The search runs over the lowercased text: a case-insensitive pattern cannot skip
     ahead to its first letters.
@@ -497,13 +503,9 @@ def word_starts(patterns: Prefixes, text: str) -> Iterator[tuple[int, str]]:
     lower = _lower(text)
     if len(lower) != len(text):  # 'İ' lowercases to two characters: keep offsets exact
         lower = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
-    if len(patterns) == 1:
-        return ((match.start(), match.group()) for match in patterns[0].finditer(lower))
-    found: dict[int, str] = {}
     for pattern in patterns:
         for match in pattern.finditer(lower):
-            found.setdefault(match.start(), match.group())
-    return iter(sorted(found.items()))
+            yield match.start(), match.group()
 
 
 FIND_PIECE = 1 << 18
