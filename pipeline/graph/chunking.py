@@ -125,7 +125,7 @@ def outside(blocks: list[tuple[int, int]], breaks: Breaks) -> Breaks:
 
     def kept(text: str, start: int, stop: int) -> Iterator[Break]:
         found = breaks(text, start, stop)
-        return (f for f in found if not _inside(blocks, f.offset))
+        return (b for b in found if not _inside(blocks, b[0]))
 
     return kept
 

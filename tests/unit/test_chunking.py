@@ -106,20 +106,18 @@ def test_the_breaks_fed_in_decide_where_cuts_may_fall() -> None:
     headings = [m.start() for m in re.finditer("## Part", text)][1:]
 
     def outside_tables(text: str, start: int, stop: int) -> Iterator[Break]:
-        for candidate in candidate_breaks(text, start, stop):
-            if not any(a < candidate.offset < b for a, b in rows):
-                yield candidate
+        for offset, level in candidate_breaks(text, start, stop):
+            if not any(a < offset < b for a, b in rows):
+                yield offset, level
 
     cuts = content_defined_cuts(text, Sizes.up_to(3000), outside_tables)
     assert len(cuts) > 10
     assert not [cut for cut in cuts if any(a < cut < b for a, b in rows)]
-    inside = [
-        c for c in candidate_breaks(text, 0, len(text)) if any(a < c.offset < b for a, b in rows)
-    ]
+    inside = [c for c, _ in candidate_breaks(text, 0, len(text)) if any(a < c < b for a, b in rows)]
     assert inside, "row ends are line breaks, which the filter had to drop"
 
     def only_headings(text: str, start: int, stop: int) -> Iterator[Break]:
-        yield from (Break(h, 3) for h in headings if h >= start)
+        yield from ((h, 3) for h in headings if h >= start)
 
     assert set(content_defined_cuts(text, Sizes.up_to(3000), only_headings)) <= set(headings)
 
@@ -249,8 +247,8 @@ def test_breaks_searched_up_to_a_stop_are_those_of_the_whole_text() -> None:
     text = paragraphs(40) + "\n\nno break here " * 50 + "Mr. Smith said so.  \n\n\nEnd"
     whole = list(candidate_breaks(text, 0, len(text)))
     for stop in range(0, len(text) + 1, 7):
-        found = [b for b in candidate_breaks(text, 0, stop) if b.offset < stop]
-        assert found == [b for b in whole if b.offset < stop]
+        found = [b for b in candidate_breaks(text, 0, stop) if b[0] < stop]
+        assert found == [b for b in whole if b[0] < stop]
 
 
 def test_a_code_block_longer_than_a_chunk_is_cut_at_a_line_end() -> None:
