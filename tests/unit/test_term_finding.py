@@ -21,6 +21,12 @@ def test_fold_keeps_a_lone_surrogate_from_a_badly_decoded_file() -> None:
     assert fold(text) == "caf\udce9 e"
 
 
+def test_fold_keeps_two_lone_surrogates_apart_in_a_long_text() -> None:
+    # A high and a low surrogate side by side are two characters, not one beyond the plane.
+    text = "國 \ud83d\ude00 😀 é " * 100
+    assert fold(text) == "国 \ud83d\ude00 😀 e " * 100
+
+
 def test_fold_of_a_long_text_matches_character_by_character() -> None:
     text = "Ça va, 國家. " * 200_000  # longer than one fold block
     assert fold(text) == "Ca va, 国家. " * 200_000

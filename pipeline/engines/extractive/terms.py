@@ -115,6 +115,8 @@ _BMP = 0x10000
 _FOLD_TABLE = np.arange(_BMP, dtype=np.uint32)
 """Code point -> its fold, for the Basic Multilingual Plane (every folded character is in it)."""
 _FOLD_TABLE[list(_FOLDS)] = [ord(base) for base in _FOLDS.values()]
+_FOLD_UNITS = _FOLD_TABLE.astype(np.uint16)
+"""The same as UTF-16 code units: surrogate units map to themselves."""
 SHORT_FOLD_CHARS = 128
 """Longest text folded by str.translate: numpy's fixed cost per call (~10 us) is more than
 translate's per character below ~150 characters, as a sentence or a token is."""
@@ -137,11 +139,18 @@ def fold(text: str) -> str:
         return text.translate(_FOLDS)  # the same folds, code point -> character
     pieces: list[str] = []
     for start in range(0, len(text), FOLD_BLOCK):
-        # surrogatepass: a lone surrogate (a file decoded with surrogateescape) stays as is.
-        raw = text[start : start + FOLD_BLOCK].encode("utf-32-le", "surrogatepass")
-        codes = np.frombuffer(raw, np.uint32)
-        folded = np.where(codes < _BMP, _FOLD_TABLE[np.minimum(codes, _BMP - 1)], codes)
-        pieces.append(folded.tobytes().decode("utf-32-le", "surrogatepass"))
+        piece = text[start : start + FOLD_BLOCK]
+        # UTF-16 units: a character beyond the plane is a pair of surrogate units, which
+        # fold to themselves (every folded character is in the plane); half the bytes of
+        # UTF-32 and one table lookup. surrogatepass: a lone surrogate (a file decoded with
+        # surrogateescape) stays as is, unless it meets another to decode as one character.
+        raw = piece.encode("utf-16-le", "surrogatepass")
+        folded = _FOLD_UNITS[np.frombuffer(raw, np.uint16)].tobytes()
+        pieces.append(folded.decode("utf-16-le", "surrogatepass"))
+        if len(pieces[-1]) != len(piece):  # two lone surrogates that make a pair
+            codes = np.frombuffer(piece.encode("utf-32-le", "surrogatepass"), np.uint32)
+            kept = np.where(codes < _BMP, _FOLD_TABLE[np.minimum(codes, _BMP - 1)], codes)
+            pieces[-1] = kept.tobytes().decode("utf-32-le", "surrogatepass")
     return "".join(pieces)
 
 
