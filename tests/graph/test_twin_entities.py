@@ -111,6 +111,24 @@ def test_full_width_digits_in_the_question_find_the_number() -> None:
     assert "川村倉庫" in result.answer
 
 
+# A made-up shipyard: its name and its neighbour's differ in one character (北港, 南港).
+SHIPYARD_ZH = """北港造船厂是一家位于海边的造船厂。
+北港造船厂在1960年代建造了三艘昂贵的巡逻舰。
+这些巡逻舰后来被卖给了邻国。"""
+
+
+def test_chinese_name_one_unknown_character_away_from_the_documents_gets_not_found() -> None:
+    # 南 is used nowhere and opens the name; 港造船厂 is the documents' own yard.
+    assert ask(SHIPYARD_ZH, "南港造船厂建造了几艘巡逻舰？").answer == NOT_FOUND["zh"]
+    assert "三艘" in ask(SHIPYARD_ZH, "北港造船厂建造了几艘巡逻舰？").answer
+
+
+def test_chinese_words_the_documents_never_use_before_a_particle_are_no_name() -> None:
+    # 精密 is said of the patrol boats, through 的: a description, not another yard's name.
+    result = ask(SHIPYARD_ZH, "北港造船厂建造的三艘精密的巡逻舰后来被卖给了谁？")
+    assert "邻国" in result.answer
+
+
 # ---- the LLM path: the map prompt tells the model to skip other entities
 
 

@@ -47,6 +47,7 @@ from pipeline.engines.extractive.terms import (
     tokens,
     uses,
 )
+from pipeline.engines.extractive.units import FUNCTION_CHARS
 from pipeline.text.layout import analyse
 from pipeline.text.scripts import CJK, HAN, HANGUL
 from pipeline.text.structure import Kind
@@ -74,6 +75,7 @@ _LATIN_WORD = re.compile(rf"[^\W_{CJK}]+(?:[-.'’][^\W_{CJK}]+)*")
 # Letters that can spell a CJK name: ideographs, katakana (not hiragana: particles), Hangul.
 _NAME_CHAR = re.compile(f"[{HAN}\u30a1-\u30fa\u30fc{HANGUL}]")
 _HAS_CJK = re.compile(f"[{CJK}]")
+_HAN_CHAR = re.compile(f"[{HAN}]")
 
 
 @dataclass(frozen=True)
@@ -163,12 +165,29 @@ def unknown_cjk_words(
         if _NAME_CHAR.match(char) and char not in QUESTION_CHARS and index not in covered:
             run.append(index)
             continue
-        # A modifier of a word the documents know, in characters they never use.
-        heads = index in covered
-        if len(run) >= 2 and heads and not any(used(folded[i]) for i in run):
+        # A modifier of a word the documents know, in characters they never use; not one
+        # of a particle ('昂贵精密的战舰': 精密 is said of the warship, 的 heads nothing).
+        heads = index in covered and char not in FUNCTION_CHARS
+        if run and heads and _opens_word(folded, run) and not any(used(folded[i]) for i in run):
             unknown.append(question[run[0] : run[-1] + 1])
         run = []
     return unknown
+
+
+def _opens_word(folded: str, run: list[int]) -> bool:
+    """Whether a run of unknown characters can be a name of its own: two or more, or one
+    ideograph that opens a word (南港 of '南港造船厂...' beside the documents' 北港), not
+    one after a question word or another word (些 of 哪些, 该 of '取代该战舰'), nor a
+    function word (若, 'if'), nor one Hangul syllable (언 of 언제, 'when')."""
+    if len(run) >= 2:
+        return True
+    char = folded[run[0]]
+    if not _HAN_CHAR.match(char) or char in FUNCTION_CHARS:  # '若孩子...' (if)
+        return False
+    if run[0] == 0:
+        return True
+    before = folded[run[0] - 1]
+    return not _NAME_CHAR.match(before) or before in FUNCTION_CHARS - QUESTION_CHARS
 
 
 _NUMBER_NAMES = (
