@@ -156,6 +156,21 @@ def test_chinese_question_words_in_either_script_say_what_is_asked(
     assert answer_type(question) == kind
 
 
+# Both sentences name the city and the fair; only one says where it is held.
+FAIR = (
+    "The Lindholm book fair is the largest in the region and draws 40,000 visitors. "
+    "Since 1998 the Lindholm book fair has been held in Aarhus."
+)
+
+
+@pytest.mark.parametrize(
+    "question", ["What city is the Lindholm book fair held in?", "In which city is the fair held?"]
+)
+def test_question_for_a_city_cites_the_sentence_naming_a_place(question: str) -> None:
+    assert answer_type(question) == "place"
+    assert "Aarhus" in ask(FAIR, question).citations[0].quote
+
+
 # Both sentences name the cycle and hold a number; only one says how long it takes.
 KETTLE = (
     "The descaling cycle makes the status lamp blink three times. "

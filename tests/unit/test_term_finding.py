@@ -220,3 +220,11 @@ def test_a_long_text_counts_its_cjk_characters_as_a_short_one_does() -> None:
     cjk = 3 + 5 + 3  # 日本語, のテキスト, 한국어: not the comma, nor the ideograph beyond the plane
     assert count_tokens(piece) == cjk + -(-(len(piece) - cjk) // 4)
     assert count_tokens(text) == cjk * copies + -(-(len(text) - cjk * copies) // 4)
+
+
+def test_a_verb_of_measure_finds_its_noun_only_when_the_question_asks_for_the_measure() -> None:
+    from pipeline.engines.extractive.terms import SoftFinder
+
+    text = fold("Battery life: up to 18 months, a long lifetime")
+    assert [t for _, t in SoftFinder(["last"], "duration").find(text)] == ["last", "last"]
+    assert SoftFinder(["last"]).find(text) == []  # 'Which son was born last?': no duration

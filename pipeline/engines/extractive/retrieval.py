@@ -168,7 +168,8 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern[str]]] = [
     (
         "place",
         re.compile(
-            r"^\s*where\b|\bin what (?:city|country|place|state|region)\b|どこ|哪里|哪儿|어디",
+            r"^\s*where\b|(?:^\s*|\bin\s+)(?:what|which)\s+(?:city|country|place|state|region|town"
+            r"|county|province|continent|island|nation)s?\b|どこ|哪里|哪儿|어디",
             re.IGNORECASE,
         ),
     ),
@@ -548,7 +549,7 @@ class Query:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "finder", TermFinder(self.idf))
-        object.__setattr__(self, "soft", SoftFinder(self.idf))
+        object.__setattr__(self, "soft", SoftFinder(self.idf, self.kind))
 
     def hints(self) -> dict[str, Any]:
         """The JSON-ready form every map task carries: a few dozen bytes per term."""

@@ -588,27 +588,31 @@ def related(a: str, b: str) -> bool:
     return len(short) >= SOFT_PREFIX and short != long and long.startswith(short)
 
 
-MEASURED_AS: dict[str, tuple[str, ...]] = {
-    "last": ("life", "lifetim", "lifespan", "durat"),
-    "weigh": ("weight",),
-    "cost": ("price",),
+MEASURED_AS: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
+    "last": (frozenset({"duration"}), ("life", "lifetim", "lifespan", "durat")),
+    "weigh": (frozenset({"number"}), ("weight",)),
+    "cost": (frozenset({"money", "number"}), ("price",)),
 }
-"""Stems of verbs of measure -> the nouns that name what they measure: 'How long do the
-batteries last?' is answered by a specification's 'Battery life: up to 18 months', 'How
-much does it weigh?' by 'Weight: 1.1 kilograms'."""
+"""Stems of verbs of measure -> the answer kinds of the questions that ask what they
+measure, and the nouns that name it: 'How long do the batteries last?' is answered by a
+specification's 'Battery life: up to 18 months', 'How much does it weigh?' by 'Weight:
+1.1 kilograms'; 'Which son was born last?' asks no duration, and 'life' is no answer."""
 
 
 class SoftFinder:
-    """Finds words of the same family as given stems that stemming did not join, and the
-    nouns naming what a verb of measure among them measures (MEASURED_AS)."""
+    """Finds words of the same family as given stems that stemming did not join, and, for
+    a question asking for an answer of `kind`, the nouns naming what a verb of measure
+    among them measures (MEASURED_AS)."""
 
-    def __init__(self, terms: Iterable[str]) -> None:
+    def __init__(self, terms: Iterable[str], kind: str | None = None) -> None:
         self.by_prefix: dict[str, list[str]] = {}
         measured: dict[str, str] = {}
         for term in terms:
             if not is_cjk_term(term) and len(term) >= SOFT_PREFIX and term.isalpha():
                 self.by_prefix.setdefault(term[:SOFT_PREFIX], []).append(term)
-            measured |= dict.fromkeys(MEASURED_AS.get(term, ()), term)
+            kinds, nouns = MEASURED_AS.get(term, (frozenset(), ()))
+            if kind in kinds:
+                measured |= dict.fromkeys(nouns, term)
         self._re = _soft_pattern(tuple(sorted(self.by_prefix)))
         self.measured = measured
         self._measures = TermFinder(measured) if measured else None
