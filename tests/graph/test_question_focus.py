@@ -156,6 +156,18 @@ def test_chinese_question_words_in_either_script_say_what_is_asked(
     assert answer_type(question) == kind
 
 
+# Both sentences name the keeper and hold a number; only one counts the lamps.
+LIGHTHOUSE = (
+    "The keeper Ilse Marten kept the harbour lamps burning through 40 winters. "
+    "Ilse Marten tended eleven harbour lamps along the wall."
+)
+
+
+def test_how_many_question_cites_the_number_of_what_it_counts() -> None:
+    result = ask(LIGHTHOUSE, "How many harbour lamps did Ilse Marten keep burning?")
+    assert "eleven harbour lamps" in result.citations[0].quote
+
+
 # Both sentences name the city and the fair; only one says where it is held.
 FAIR = (
     "The Lindholm book fair is the largest in the region and draws 40,000 visitors. "
