@@ -156,6 +156,29 @@ def test_chinese_question_words_in_either_script_say_what_is_asked(
     assert answer_type(question) == kind
 
 
+# A made-up client's settings, indented as a man page's: the question's 'times out' is
+# the documents' 'timeout', and 'wait' is another setting's word.
+CLIENT_SETTINGS = """CLIENT SETTINGS
+
+     RetryCount
+             Specifies how many times a request is sent again after a
+             failure.  The default is 3.
+
+     ReadTimeout
+             Specifies the timeout, in seconds, used when reading a reply
+             from the server.  The default is 30.
+
+     WaitForNetwork
+             When set, the client will wait for the network to come up
+             before it sends a request.  The default is no.
+"""
+
+
+def test_verb_and_particle_find_the_one_word_the_documents_use() -> None:
+    result = ask(CLIENT_SETTINGS, "How long does the client wait before a reply times out?")
+    assert "Specifies the timeout, in seconds" in result.citations[0].quote
+
+
 # Both sentences name the keeper and hold a number; only one counts the lamps.
 LIGHTHOUSE = (
     "The keeper Ilse Marten kept the harbour lamps burning through 40 winters. "

@@ -228,3 +228,11 @@ def test_a_verb_of_measure_finds_its_noun_only_when_the_question_asks_for_the_me
     text = fold("Battery life: up to 18 months, a long lifetime")
     assert [t for _, t in SoftFinder(["last"], "duration").find(text)] == ["last", "last"]
     assert SoftFinder(["last"]).find(text) == []  # 'Which son was born last?': no duration
+
+
+def test_a_verb_with_its_particle_gives_the_one_word_compound() -> None:
+    from pipeline.engines.extractive.terms import compound_terms
+
+    assert compound_terms("What happens when the request times out?") == ["timeout"]
+    assert compound_terms("How do I set up and back up the disk?") == ["setup", "backup"]
+    assert compound_terms("Who won the final in 1990?") == []

@@ -31,6 +31,7 @@ from pipeline.engines.extractive.terms import (
     LITERAL,
     SoftFinder,
     TermFinder,
+    compound_terms,
     fold,
     is_cjk_term,
     iter_tokens,
@@ -639,8 +640,10 @@ def build_query(
         units = [units_of(t, s) for t, s in zip(texts, structures, strict=True)]
     else:
         units = [units_of(text) for text in texts]  # counted once for both passes below
-    usage = gather(terms, texts, units)
+    compounds = [c for c in compound_terms(question) if c not in terms]
+    usage = gather(terms + compounds, texts, units)
     decisive = decide(question, terms, usage, texts, ids)
+    terms += [c for c in compounds if usage.df.get(c)]  # 'timeout' where 'times out' is asked
     # A misspelt name ('Ghandi') is searched as the documents spell it ('Gandhi').
     # ... and a name the documents write their own way ('LGPL') as they write it too.
     spellings = [v for variants in decisive.variants.values() for v in variants]

@@ -289,6 +289,26 @@ def version_literals(question: str) -> list[str]:
     return [LITERAL + m.group() for m in _VERSION.finditer(question)]
 
 
+# A verb and its particle, which documents often write as one word: 'times out' (timeout),
+# 'set up' (setup), 'back up' (backup), 'shut down' (shutdown), 'take over' (takeover).
+# Not 'in' or 'on' ('log in'): nearly every question has one ('born in'), and each
+# candidate is one more search of the documents. A lookahead, so that the particle of one
+# can be the verb of the next: 'and back up'.
+_PHRASAL = re.compile(r"\b(?=([A-Za-z]{2,})\s+(up|out|down|off|over|back)\b)", re.IGNORECASE)
+
+
+def compound_terms(question: str) -> list[str]:
+    """Terms of the one-word forms of a question's verbs with particles: 'How long does ssh
+    wait before a connection attempt times out?' -> ['timeout']. Searched beside the
+    question's words, and kept only where the documents use them."""
+    found = [
+        stem(stem(verb.lower()) + particle.lower())
+        for verb, particle in (m.groups() for m in _PHRASAL.finditer(question))
+        if verb.lower() not in _STOPWORDS
+    ]
+    return list(dict.fromkeys(found))
+
+
 def query_terms(question: str) -> list[str]:
     """Distinct content terms of a question, in order; all its words if none is content.
 
