@@ -76,6 +76,8 @@ _LATIN_WORD = re.compile(rf"[^\W_{CJK}]+(?:[-.'’][^\W_{CJK}]+)*")
 _NAME_CHAR = re.compile(f"[{HAN}\u30a1-\u30fa\u30fc{HANGUL}]")
 _HAS_CJK = re.compile(f"[{CJK}]")
 _HAN_CHAR = re.compile(f"[{HAN}]")
+_PARTICLES = FUNCTION_CHARS - QUESTION_CHARS
+"""Function characters that are no question word: a name may follow one (于 of '位于南港')."""
 
 
 @dataclass(frozen=True)
@@ -187,7 +189,7 @@ def _opens_word(folded: str, run: list[int]) -> bool:
     if run[0] == 0:
         return True
     before = folded[run[0] - 1]
-    return not _NAME_CHAR.match(before) or before in FUNCTION_CHARS - QUESTION_CHARS
+    return not _NAME_CHAR.match(before) or before in _PARTICLES
 
 
 _NUMBER_NAMES = (

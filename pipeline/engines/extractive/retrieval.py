@@ -942,6 +942,7 @@ class _Scorer:
         self.subject = defined_terms(query.question)
         self.attribute = asked_attribute(query.question) if query.kind else ""
         self.counted = counted_terms(query.question) if query.kind == "number" else frozenset()
+        self.lowered = query.question.lower()
         self.action = asked_action(query.question)
         self.negated = asks_negated(query.question)
         self.section = asks_for_section(query.question)
@@ -1141,7 +1142,7 @@ class _Scorer:
             score *= 1 + TYPE_BOOST
             if self.attribute and _states_value_of(sentence[:typed], self.attribute):
                 score *= 1 + VALUE_BOOST  # 'Group revenue for 2024 was NOK 4,812 million'
-            if self.counted and _counts(sentence, self.counted, self.query.question.lower()):
+            if self.counted and _counts(sentence, self.counted, self.lowered):
                 score *= 1 + COUNT_BOOST  # 'sacked him seven times'
         shows_answer = passages.opens_description(sid) or (self.many and passages.leads_list(sid))
         if sid in self.restated and not shows_answer:
