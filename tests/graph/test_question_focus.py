@@ -179,6 +179,32 @@ def test_verb_and_particle_find_the_one_word_the_documents_use() -> None:
     assert "Specifies the timeout, in seconds" in result.citations[0].quote
 
 
+# The text writes 'halftime' where the question writes 'half-time'; the other sentence
+# holds the question's 'show' instead.
+SHOW = (
+    "The show was headlined by the Kestrel Duo in its first season. "
+    "At halftime, the Lindholm Brass Ensemble headlined."
+)
+
+
+def test_hyphenated_question_word_finds_the_one_word_the_documents_use() -> None:
+    result = ask(SHOW, "Who headlined the show at half-time?")
+    assert "Lindholm Brass Ensemble" in result.citations[0].quote
+
+
+# 'Which prefecture was called ...': the text names the city, never its kind (都道府県).
+MERCHANT_CITY = """浪花は日本の商業都市である。
+江戸時代の浪花は諸国の米が集まる市場で、天下の台所とも呼ばれた。
+浪花の港には多くの船が出入りした。"""
+
+
+def test_japanese_question_naming_the_kind_it_asks_for_is_answered() -> None:
+    result = ask(MERCHANT_CITY, "天下の台所と呼ばれた都道府県は？")
+    assert "天下の台所とも呼ばれた" in result.citations[0].quote
+    # ... while a text about something else still says it is not there
+    assert ask(WARLORD, "天下の台所と呼ばれた都道府県は？").answer == NOT_FOUND["ja"]
+
+
 # Both sentences name the keeper and hold a number; only one counts the lamps.
 LIGHTHOUSE = (
     "The keeper Ilse Marten kept the harbour lamps burning through 40 winters. "

@@ -236,3 +236,20 @@ def test_a_verb_with_its_particle_gives_the_one_word_compound() -> None:
     assert compound_terms("What happens when the request times out?") == ["timeout"]
     assert compound_terms("How do I set up and back up the disk?") == ["setup", "backup"]
     assert compound_terms("Who won the final in 1990?") == []
+
+
+def test_a_hyphenated_word_gives_its_one_word_form() -> None:
+    from pipeline.engines.extractive.terms import compound_terms
+
+    assert compound_terms("Who played at half-time?") == ["halftim"]
+    assert compound_terms("Can I send it by e-mail?") == ["email"]
+    assert compound_terms("Is aarch64-apple-darwin tier 1?") == []  # a literal name, not a word
+
+
+def test_the_kind_a_japanese_question_asks_for_is_read_from_its_ending() -> None:
+    from pipeline.engines.extractive.units import asked_kind_terms
+
+    assert asked_kind_terms("田尾安志を獲得した球団は") == {"球団", "球", "団"}
+    assert asked_kind_terms("首都はどの都市か") == {"都市", "都", "市"}
+    assert asked_kind_terms("関白とはなにか？") == set()  # what 関白 is: the subject, no kind
+    assert asked_kind_terms("哪一種戰艦?") == set()  # Chinese keeps its kind words

@@ -41,7 +41,13 @@ from pipeline.engines.extractive.terms import (
     tokens,
     version_literals,
 )
-from pipeline.engines.extractive.units import FUNCTION_CHARS, Unit, coverage_units, covered
+from pipeline.engines.extractive.units import (
+    FUNCTION_CHARS,
+    Unit,
+    asked_kind_terms,
+    coverage_units,
+    covered,
+)
 from pipeline.engines.extractive.usage import gather, units_of
 from pipeline.text.scripts import HAN, HIRAGANA, KANA
 from pipeline.text.structure import Kind, Structure
@@ -670,7 +676,8 @@ def build_query(
         # refused 0.013 of answerable Japanese dev questions, not 0.016, but answered
         # 0.029 of those asked of the wrong article, not 0.010.
         # A one-kanji stem ('開' of '開いた') is left out of it (see terms.lone_stems).
-        coverage = [([t], v) for t, v in idf.items() if t not in stems]
+        asked = asked_kind_terms(question)
+        coverage = [([t], v) for t, v in idf.items() if t not in stems and t not in asked]
     regions = (
         {
             doc: skim.regions(text, weighed, uses)

@@ -295,17 +295,22 @@ def version_literals(question: str) -> list[str]:
 # candidate is one more search of the documents. A lookahead, so that the particle of one
 # can be the verb of the next: 'and back up'.
 _PHRASAL = re.compile(r"\b(?=([A-Za-z]{2,})\s+(up|out|down|off|over|back)\b)", re.IGNORECASE)
+# A word written with a hyphen that documents also write as one: 'half-time' (halftime),
+# 'e-mail' (email), 'co-operate' (cooperate), 'on-line' (online).
+_HYPHENATED = re.compile(r"(?<![\w-])([A-Za-z]+)-([A-Za-z]+)(?![\w-])")
 
 
 def compound_terms(question: str) -> list[str]:
-    """Terms of the one-word forms of a question's verbs with particles: 'How long does ssh
-    wait before a connection attempt times out?' -> ['timeout']. Searched beside the
-    question's words, and kept only where the documents use them."""
+    """Terms of the one-word forms of a question's verbs with particles and hyphenated
+    words: 'How long does ssh wait before a connection attempt times out?' -> ['timeout'],
+    'Who played at half-time?' -> ['halftim']. Searched beside the question's words, and
+    kept only where the documents use them."""
     found = [
         stem(stem(verb.lower()) + particle.lower())
         for verb, particle in (m.groups() for m in _PHRASAL.finditer(question))
         if verb.lower() not in _STOPWORDS
     ]
+    found += [stem(f"{left}{right}".lower()) for left, right in _HYPHENATED.findall(question)]
     return list(dict.fromkeys(found))
 
 

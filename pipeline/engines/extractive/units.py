@@ -20,7 +20,7 @@ import re
 from bm25s.stopwords import STOPWORDS_CHINESE
 
 from pipeline.engines.extractive.terms import QUESTION_CHARS, fold, is_cjk_term
-from pipeline.text.scripts import CJK, HANGUL, HIRAGANA
+from pipeline.text.scripts import CJK, HAN, HANGUL, HIRAGANA
 
 Unit = tuple[list[str], float]
 """Terms any of which covers one question character (or word), and its weight."""
@@ -31,8 +31,32 @@ FUNCTION_CHARS = frozenset(w for w in STOPWORDS_CHINESE if len(w) == 1) | QUESTI
 # Korean particles and question endings left at the end of a word: 무엇입니까 -> 무엇.
 _KOREAN_ENDINGS = frozenset("은는이가을를의에도와과로만서까요니입습나인했었였던된한")
 _RUN = re.compile(f"[{CJK}]+")
+_NOUN = f"[{HAN}\u30a1-\u30fa\u30fc]"
+# The kind of thing a Japanese question asks for, which the answering passage names by its
+# name, not by its kind: 'どの球団', '...を獲得した球団は', '天下の台所と呼ばれた都道府県は？'
+# (大阪). Matched in the folded question. Chinese '哪一種戰艦' reads the same way, but there
+# leaving the kind out answered more questions asked of the wrong article and refused no
+# fewer (CMRC2018 and DRCD dev), so Chinese keeps it.
+_ASKED_KIND = re.compile(
+    f"(?:どの|何の|どんな|どういう)(?P<which>{_NOUN}+)"
+    f"|(?P<topic>{_NOUN}+)は(?:何|なに|誰|だれ|どこ|どれ|いつ)?(?:か|ですか|でしょうか)?\\s*[?？。]?\\s*$"
+)
 _HIRAGANA = re.compile(f"[{HIRAGANA}]")
 _HANGUL = re.compile(f"[{HANGUL}]")
+
+
+def asked_kind_terms(question: str) -> set[str]:
+    """The bigrams and one-kanji words of the noun naming the kind of thing a Japanese
+    question asks for (see _ASKED_KIND): '...獲得した球団は' -> {'球団', '球', '団'}. The
+    passage that answers names the team, not 'the team', so these count for nothing in
+    the not-found share; they still rank."""
+    folded = fold(question)
+    asked: set[str] = set()
+    for match in _ASKED_KIND.finditer(folded):
+        noun = match.group("which") or match.group("topic")
+        asked.update(noun[i : i + 2] for i in range(len(noun) - 1))
+        asked.update(noun)
+    return asked
 
 
 def coverage_units(question: str, idf: dict[str, float]) -> list[Unit]:
