@@ -205,6 +205,15 @@ def test_japanese_question_naming_the_kind_it_asks_for_is_answered() -> None:
     assert ask(WARLORD, "天下の台所と呼ばれた都道府県は？").answer == NOT_FOUND["ja"]
 
 
+def test_japanese_question_of_two_words_naming_the_kind_it_asks_for_is_answered() -> None:
+    # '旧名' (former name) is what is asked, written nowhere: the text gives the name itself
+    text = (
+        "京都は日本の都市である。京都は古くは平安京と呼ばれた。京都の寺は多い。"
+        "京都の人口は多い。京都には川がある。京都の夏は暑い。"
+    )
+    assert "平安京" in ask(text, "京都の旧名は?").answer
+
+
 # Both sentences name the keeper and hold a number; only one counts the lamps.
 LIGHTHOUSE = (
     "The keeper Ilse Marten kept the harbour lamps burning through 40 winters. "
