@@ -163,10 +163,10 @@ def test_a_text_read_twice_is_read_once() -> None:
     assert Passages.read(text).spans == [(0, 19), (21, 39)]
 
 
-def test_a_cjk_gram_and_a_one_character_term_at_the_same_place_find_the_first() -> None:
-    # The pattern tries terms in sorted order: '澄' comes before '澄川' and wins at 0 and 8.
+def test_a_cjk_gram_and_a_one_character_term_at_the_same_place_are_both_found() -> None:
+    # '澄' and '澄川' both start at 0 and 8: a sentence holding the name holds both terms.
     hits = sorted(TermFinder(["澄川", "澄", "創業"]).find("澄川製茶の創業は澄川"))
-    assert hits == [(0, "澄"), (5, "創業"), (8, "澄")]
+    assert hits == [(0, "澄"), (0, "澄川"), (5, "創業"), (8, "澄"), (8, "澄川")]
 
 
 @pytest.mark.parametrize(

@@ -416,9 +416,8 @@ class TermFinder:
                 if term in words and not _section_number(text, start, word):
                     hits.append((start, term))
         if self._gram_re is not None:
-            hits.extend(
-                (m.start(), self._gram_at(text, m.start())) for m in self._gram_re.finditer(text)
-            )
+            for match in self._gram_re.finditer(text):
+                hits.extend(self._grams_at(text, match.start()))
         if self._literal_re is not None:
             hits.extend((m.start(), LITERAL + m.group()) for m in self._literal_re.finditer(text))
         return hits
@@ -444,9 +443,14 @@ class TermFinder:
                 yield start + position, term
             start = end
 
-    def _gram_at(self, text: str, position: int) -> str:
-        """The gram _gram_re matched at `position`: the first, in its order, written there."""
-        return next(g for g in self._grams_by_first[text[position]] if text.startswith(g, position))
+    def _grams_at(self, text: str, position: int) -> list[tuple[int, str]]:
+        """The grams written at `position`, where _gram_re matched: a bigram, and the one
+        character it starts with when that is a term too ('利' beside '利义')."""
+        return [
+            (position, g)
+            for g in self._grams_by_first[text[position]]
+            if text.startswith(g, position)
+        ]
 
 
 def _section_number(text: str, start: int, word: str) -> bool:
