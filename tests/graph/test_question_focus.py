@@ -214,6 +214,18 @@ def test_japanese_question_of_two_words_naming_the_kind_it_asks_for_is_answered(
     assert "平安京" in ask(text, "京都の旧名は?").answer
 
 
+# A made-up family: both sentences name 高田義昭; only one says whose younger brother he
+# is, with '弟' alone, while the question writes '弟弟' (and '的弟'), which no sentence does.
+FAMILY = "高田義昭晚年隱居。高田義輝之弟高田義昭繼承了家業，並重建了城下町。"
+
+
+def test_chinese_character_whose_question_bigrams_are_unwritten_is_searched_alone() -> None:
+    assert "之弟" in ask(FAMILY, "高田義昭為誰的弟弟?").citations[0].quote
+    # ... and it is no evidence of its own: asked of a text about something else, not found
+    other = "青石集团是一家机械公司。青石集团的工厂位于湖州市，有两百名员工。"
+    assert ask(other, "高田義昭為誰的弟弟?").answer == NOT_FOUND["zh-Hant"]
+
+
 # Both sentences name the keeper and hold a number; only one counts the lamps.
 LIGHTHOUSE = (
     "The keeper Ilse Marten kept the harbour lamps burning through 40 winters. "
