@@ -33,6 +33,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple, Protocol
 
+from pipeline.text.scripts import CJK
 from pipeline.text.structure import Kind, Structure
 
 _FENCE = re.compile(r" *(`{3,}|~{3,})")
@@ -74,6 +75,9 @@ _OPTIONISH = re.compile(r"[-+\\~%$@\[]")
 # or a word and a comma before one ('NUM, --unified[=NUM]' after '-u, -U').
 _NAMES_ON = re.compile(r"(?:[^\s,]*,\s*)?--?[A-Za-z]")
 _CAPS = re.compile(r"[A-Z][A-Z0-9 ,.'&/()\-]*[A-Z0-9)]")
+# ... and a title in a script without capitals, as a translated man page writes its
+# sections: '描述', '説明', 'オプション', '옵션'.
+_UNCASED_TITLE = re.compile(f"[{CJK}][{CJK} ]{{0,11}}")
 _CLOSING = frozenset(".,;:!?。！？、")
 _GOES_ON = frozenset("([{−+=×/&")
 """Last characters of a line whose sentence goes on: an open bracket or an operator."""
@@ -328,7 +332,9 @@ class _Analyser:
             return self._entry(i, i, *inline)
         term_end = self._term_end(i)
         if term_end >= 0:
-            if indent == 0 and _CAPS.fullmatch(ln.content(i)):
+            if indent == 0 and (
+                _CAPS.fullmatch(ln.content(i)) or _UNCASED_TITLE.fullmatch(ln.content(i))
+            ):
                 return self._heading(i, i, 1)
             if indent <= 4 and self._subheading(i):
                 outer = [h for h in self.headings if h[2] < indent]

@@ -124,6 +124,28 @@ def test_a_man_page_option_is_answered_with_its_term_and_reflowed() -> None:
     )
 
 
+# A made-up command's man page as a translation renders it: its sections have no capitals.
+TRANSLATED_MAN_PAGE = """FETCH(1)                      使用者命令                      FETCH(1)
+
+名稱
+       fetch - 下載檔案
+
+描述
+       從指定的網址下載檔案到目前的目錄。
+
+       -m, --max-wait
+              等待伺服器回應的最長秒數，預設為三十秒
+
+       -q, --quiet
+              不要輸出進度訊息
+"""
+
+
+def test_a_translated_man_page_option_is_answered_with_its_term_not_its_section() -> None:
+    result = _ask(TRANSLATED_MAN_PAGE, "等待伺服器回應的最長秒數是多少？")
+    assert result.answer.startswith("-m, --max-wait: 等待伺服器回應的最長秒數")
+
+
 FETCH_PAGE = """FETCH(1)                  User Commands                  FETCH(1)
 
 OPTIONS
