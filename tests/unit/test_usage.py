@@ -59,3 +59,16 @@ def test_a_long_text_is_laid_out_only_in_samples(monkeypatch: pytest.MonkeyPatch
     assert gathered.bounds is None  # estimated
     assert exact.bounds is not None  # counted
     assert gathered.count == pytest.approx(exact.count * len(text) / 9_000, rel=0.25)
+
+
+@pytest.mark.parametrize("cached_chars", [10_000_000, 10_000])  # counted exactly; estimated
+def test_terms_gathered_in_a_second_pass_count_as_in_one(
+    monkeypatch: pytest.MonkeyPatch, cached_chars: int
+) -> None:
+    monkeypatch.setattr(usage, "CACHED_CHARS", cached_chars)
+    text = "高田義昭晚年隱居。高田義輝之弟高田義昭繼承了家業。" * 1000  # 24,000 characters
+    units = [usage.units_of(text)]
+    once = usage.gather(["高田", "义昭", "弟"], [text], units)
+    twice = usage.gather_more(usage.gather(["高田", "义昭"], [text], units), ["弟"], [text], units)
+    assert twice == once
+    assert (once.uses[0] is None) == (cached_chars > len(text))  # uses in order when estimated

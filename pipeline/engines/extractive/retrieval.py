@@ -48,7 +48,7 @@ from pipeline.engines.extractive.units import (
     coverage_units,
     covered,
 )
-from pipeline.engines.extractive.usage import gather, units_of
+from pipeline.engines.extractive.usage import gather, gather_more, units_of
 from pipeline.text.scripts import HAN, HIRAGANA, KANA
 from pipeline.text.structure import Kind, Structure
 
@@ -647,8 +647,7 @@ def build_query(
     else:
         units = [units_of(text) for text in texts]  # counted once for both passes below
     compounds = [c for c in compound_terms(question) if c not in terms]
-    characters = [c for c in _content_characters(question) if c not in terms]
-    usage = gather(terms + compounds + characters, texts, units)
+    usage = gather(terms + compounds, texts, units)
     decisive = decide(question, terms, usage, texts, ids)
     terms += [c for c in compounds if usage.df.get(c)]  # 'timeout' where 'times out' is asked
     # A Chinese character none of whose question bigrams the documents write is searched by
@@ -657,8 +656,16 @@ def build_query(
     # units.py: a wrong article holds most single characters). On the Chinese dev
     # questions the first cited sentence holds the answer for 136 of 177 without, 140 at
     # half weight, 144 at full; every character at any weight: at most 140, and slower.
-    characters = [c for c in characters if usage.df.get(c) and _unheld_grams(c, terms, usage)]
-    terms += characters
+    # Searched in a pass of their own, only when there are any: most questions have none.
+    characters = [
+        c
+        for c in _content_characters(question)
+        if c not in terms and _unheld_grams(c, terms, usage)
+    ]
+    if characters:
+        usage = gather_more(usage, characters, texts, units)
+        characters = [c for c in characters if usage.df.get(c)]
+        terms += characters
     # A misspelt name ('Ghandi') is searched as the documents spell it ('Gandhi').
     # ... and a name the documents write their own way ('LGPL') as they write it too.
     spellings = [v for variants in decisive.variants.values() for v in variants]

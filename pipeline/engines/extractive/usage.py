@@ -17,6 +17,7 @@ counts are estimated instead, from the terms' uses and from samples:
 from __future__ import annotations
 
 import bisect
+import heapq
 import itertools
 import re
 from array import array
@@ -79,6 +80,23 @@ def gather(terms: list[str], texts: list[str], units: list[Units]) -> Usage:
             usage.uses.append(_estimate(finder, text, df, mid, capital))
     usage.df, usage.mid, usage.capital = dict(df), dict(mid), dict(capital)
     return usage
+
+
+def gather_more(usage: Usage, terms: list[str], texts: list[str], units: list[Units]) -> Usage:
+    """`usage` with `terms` gathered too, in a pass over the texts for them alone."""
+    more = gather(terms, texts, units)
+    uses = [
+        None if mine is None or theirs is None else list(heapq.merge(mine, theirs))
+        for mine, theirs in zip(usage.uses, more.uses, strict=True)
+    ]
+    return Usage(
+        usage.sentences,
+        usage.length,
+        usage.df | more.df,
+        usage.mid | more.mid,
+        usage.capital | more.capital,
+        uses,
+    )
 
 
 def _count_exactly(
