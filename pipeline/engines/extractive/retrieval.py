@@ -689,13 +689,13 @@ def build_query(
     # Terms that rank but count for nothing in the not-found share: a one-kanji stem ('開'
     # of '開いた', see terms.lone_stems) and the kind a question asks for ('球団' of
     # '...獲得した球団は', see units.asked_kind_terms).
-    unheld = lone_stems(question) | asked_kind_terms(question)
-    if (weighed != idf or unheld) and not coverage:
+    uncounted = lone_stems(question) | asked_kind_terms(question)
+    if (weighed != idf or uncounted) and not coverage:
         # Per-word weights rank sentences; the not-found threshold keeps the idf share it
         # was calibrated on (as units: each term at its idf). On it, per-word weights
         # refused 0.013 of answerable Japanese dev questions, not 0.016, but answered
         # 0.029 of those asked of the wrong article, not 0.010.
-        coverage = [([t], v) for t, v in by_words.items() if t not in unheld]
+        coverage = [([t], v) for t, v in by_words.items() if t not in uncounted]
     regions = (
         {
             doc: skim.regions(text, weighed, uses)
