@@ -146,14 +146,46 @@ def test_chinese_sentence_restated_character_by_character_gives_way() -> None:
         ("高英是哪位皇帝的皇后？", "person"),
         ("為什麼驅逐艦變得昂貴?", "reason"),
         ("碧海蓝天座落于什么地方？", "place"),
+        ("この慣習を何というか", "name"),
+        ("蔑称として何と呼ばれたか", "name"),
     ],
 )
-def test_chinese_question_words_in_either_script_say_what_is_asked(
-    question: str, kind: str
-) -> None:
+def test_cjk_question_words_say_what_is_asked(question: str, kind: str) -> None:
     # Traditional '幾', '為什麼' read as Simplified '几', '为什么': a sentence holding a
     # number (a date, a place) is then preferred, as for 'how many' in English.
     assert answer_type(question) == kind
+
+
+# A made-up town's history: the practice is described in one sentence and named in the next.
+FERRY_TOWN = """みなと町は、北海道の港町である。
+町の人口は五千人である。
+明治時代には、漁師が冬の間だけ内陸の村に移り住み、春になると漁場へ戻って網を繕い、秋の漁が終わるまで浜の小屋で暮らした。
+これを渡り漁という。
+この慣習は昭和の初めまで続いた。
+町には「みなと丸」という名の渡し船がある。"""
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "冬の間だけ内陸の村に移り住み、春になると漁場へ戻って網を繕う暮らしを何という？",
+        "漁師が冬の間だけ内陸の村に移り住んだ暮らしは何と呼ばれるか",
+    ],
+)
+def test_japanese_question_for_a_name_cites_the_sentence_giving_it(question: str) -> None:
+    # 'これを渡り漁という。' shares no word with the question: it names what the sentence
+    # before describes, so it borrows that sentence's match and, giving a name, is cited
+    # before it.
+    result = ask(FERRY_TOWN, question)
+    assert "渡り漁" in result.citations[0].quote
+    assert "渡り漁" in result.answer
+
+
+def test_japanese_naming_sentence_borrows_only_when_it_ends_in_the_name() -> None:
+    # A sentence opening with 'これは' that names something in passing is no name for
+    # the sentence before: asked for that one's subject, it stays the sentence before.
+    result = ask(FERRY_TOWN, "町の渡し船の名前は何という？")
+    assert "みなと丸" in result.citations[0].quote
 
 
 # A made-up client's settings, indented as a man page's: the question's 'times out' is
