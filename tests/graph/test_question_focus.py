@@ -148,9 +148,13 @@ def test_chinese_sentence_restated_character_by_character_gives_way() -> None:
         ("碧海蓝天座落于什么地方？", "place"),
         ("この慣習を何というか", "name"),
         ("蔑称として何と呼ばれたか", "name"),
+        ("該語言被稱為?", "name"),
+        ("这种现象叫什么名字？", "name"),
+        ("這被稱為什麼？", "name"),  # '為什麼' inside '稱為什麼' is no 'why'
+        ("他後來成為什麼？", None),
     ],
 )
-def test_cjk_question_words_say_what_is_asked(question: str, kind: str) -> None:
+def test_cjk_question_words_say_what_is_asked(question: str, kind: str | None) -> None:
     # Traditional '幾', '為什麼' read as Simplified '几', '为什么': a sentence holding a
     # number (a date, a place) is then preferred, as for 'how many' in English.
     assert answer_type(question) == kind
@@ -186,6 +190,19 @@ def test_japanese_naming_sentence_borrows_only_when_it_ends_in_the_name() -> Non
     # the sentence before: asked for that one's subject, it stays the sentence before.
     result = ask(FERRY_TOWN, "町の渡し船の名前は何という？")
     assert "みなと丸" in result.citations[0].quote
+
+
+# A made-up town: the bridge's festival sentence shares more of the question's words than
+# the sentence giving its other name, which uses another naming verb ('叫做' for '稱為').
+BRIDGE_TOWN = """青石鎮位於山谷之中，以石橋聞名。
+因為石橋在鎮上被視為最重要的建築，鎮民每年都在石橋舉行祭典，祭典的歷史已有三百年。
+石橋在當地也叫做長虹， 意思是橫跨河流的彩虹。
+鎮上的居民大多以種茶為生。"""
+
+
+def test_chinese_question_for_a_name_cites_the_sentence_giving_it() -> None:
+    result = ask(BRIDGE_TOWN, "由於每年舉行祭典，石橋在當地又稱為?")
+    assert "長虹" in result.citations[0].quote
 
 
 # A made-up client's settings, indented as a man page's: the question's 'times out' is

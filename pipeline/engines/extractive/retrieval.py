@@ -193,7 +193,10 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern[str]]] = [
             re.IGNORECASE,
         ),
     ),
-    ("reason", re.compile(r"^\s*why\b|なぜ|どうして|为什么|왜", re.IGNORECASE)),
+    (
+        "reason",
+        re.compile(r"^\s*why\b|なぜ|どうして|(?<![称成作认以视名])为什么|왜", re.IGNORECASE),
+    ),
     (
         "name",
         re.compile(
@@ -215,7 +218,13 @@ _CJK_QUESTION_TYPES: list[tuple[AnswerType, re.Pattern[str]]] = [
     ("number", re.compile("多少|几|多[大长高久远重深宽]|何[個回度歳]|いくつ|いくら")),
     ("person", re.compile("谁|哪[一个]?位|誰|だれ")),
     ("place", re.compile("哪里|哪儿|何处|什么地方|在哪|哪[一个]?(?:国家|城市|地区|省)|どこ")),
-    ("reason", re.compile("为什么|为何|什么原因|なぜ|どうして")),
+    # '该语言被称为?', '叫什么名字': the name the text gives what it describes
+    (
+        "name",
+        re.compile("(?:称|叫)(?:为|做|作)?(?:什么)?\\s*[?？]\\s*$|(?:称为|叫|名为)什么|什么名字"),
+    ),
+    # 'why', but not the 'what' of '成为什么' ('became what') or '称为什么' ('called what')
+    ("reason", re.compile("(?<![称成作认以视名])为什么|为何|什么原因|なぜ|どうして")),
 ]
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
 _NUMBER_WORDS = (
@@ -231,6 +240,7 @@ _SPAN_UNITS = (
 # Two or more capitalized words, initials allowed between: "Silas B. Cobb", "Sun Life Stadium".
 _NAME = r"\b[A-Z][\w'’-]+(?:\s+(?:[A-Z]\.\s*)*[A-Z][\w'’-]+)+"
 _JAPANESE_NAMING = "と(?:いう|言う|いい|言い|呼|称)[^。、]{0,4}(?:[。、]|$)"
+_CHINESE_NAMING = "[稱称]作|[稱称][為为]|叫[做作]|名[為为]|[又也亦俗簡简通別别統统被][稱称名]"
 _ANSWER_PATTERNS: dict[AnswerType, re.Pattern[str]] = {
     "clock": re.compile(
         r"\b\d{1,2}[:.]\d\d\s*(?:[ap]\.?m\b\.?)?|\b\d{1,2}\s*[ap]\.?m\b\.?|\bo['’]clock\b"
@@ -277,6 +287,8 @@ _ANSWER_PATTERNS: dict[AnswerType, re.Pattern[str]] = {
         # ... or, in Japanese, by a naming verb ending the sentence or quoted: 'これを摂関
         # 政治という。', '...を唐名で太閤と呼び', '「Jカス」'.
         rf"|{_JAPANESE_NAMING}|「[^」]{{1,30}}」"
+        # ... or, in Chinese, by a naming verb: '漢字在越南也叫做儒字'.
+        rf"|{_CHINESE_NAMING}"
     ),
     # A reason is stated with a connective: "because ...", "due to ...", "...のため".
     "reason": re.compile(
@@ -1404,8 +1416,8 @@ def _answer_at(sentence: str, query: Query) -> int:
         if query.kind == "person":
             if any(word.lower() not in question for word in found.split()):
                 return match.start()
-        elif query.kind == "name" and found[0] in "と「":
-            if found[0] == "と" or found[1:-1] not in question:
+        elif query.kind == "name" and not found[0].isascii() and found[0] not in "“":
+            if found[0] != "「" or found[1:-1] not in question:  # a verb, or a new name
                 return match.start()
         elif query.kind == "name":
             if found[0].islower() or any(w.lower() not in question for w in found.split()):
