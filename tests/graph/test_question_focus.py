@@ -192,6 +192,22 @@ def test_japanese_naming_sentence_borrows_only_when_it_ends_in_the_name() -> Non
     assert "みなと丸" in result.citations[0].quote
 
 
+# A made-up valley: the practice is described in one sentence and named in the next.
+VALLEY = """The valley's farmers grow barley on the lower slopes.
+In autumn the farmers move their herds from the high pastures down to the valley floor, \
+where the herds graze on the stubble of the barley fields until spring.
+This is called transhumance.
+The village is named after its first church.
+The herds are counted each spring by the valley council."""
+
+
+def test_question_for_a_name_cites_the_sentence_naming_the_one_before() -> None:
+    result = ask(
+        VALLEY, "What is the name for moving the herds from the high pastures to the valley floor?"
+    )
+    assert result.citations[0].quote == "This is called transhumance."
+
+
 # A made-up town: the bridge's festival sentence shares more of the question's words than
 # the sentence giving its other name, which uses another naming verb ('叫做' for '稱為').
 BRIDGE_TOWN = """青石鎮位於山谷之中，以石橋聞名。
