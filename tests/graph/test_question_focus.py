@@ -303,6 +303,19 @@ def test_how_many_question_cites_the_number_of_what_it_counts() -> None:
     assert "eleven harbour lamps" in result.citations[0].quote
 
 
+# Both sentences name the observatory's telescopes and hold a number; only one counts them
+# by their measure word ('架').
+OBSERVATORY = (
+    "青峰天文台建於1965年，台內的望遠鏡可以看到南半球的星空。"
+    "目前有9架望遠鏡座落在此，其中最大的一架口徑為4米。"
+)
+
+
+def test_chinese_how_many_question_cites_the_number_with_its_measure_word() -> None:
+    result = ask(OBSERVATORY, "在青峰天文台可以看到南半球星空的望遠鏡有幾架？")
+    assert "9架" in result.citations[0].quote
+
+
 # Both sentences name the city and the fair; only one says where it is held.
 FAIR = (
     "The Lindholm book fair is the largest in the region and draws 40,000 visitors. "

@@ -551,16 +551,29 @@ X' question counts: 'sacked him seven times' for 'How many times was Newton sack
 top-3 with no loss, 1.5 loses a top-3 ('twice a year')."""
 
 
+# ... and the measure word a Chinese or Japanese one counts by: '幾架' (of telescopes),
+# '多少人', '何人' (matched in the folded question).
+_CJK_COUNTED = re.compile(f"(?:几|多少|何)(?P<counted>[{HAN}])")
+_CJK_COUNT = re.compile(r"(?:\d[\d,.]*|[〇一二三四五六七八九十百千万萬億亿两兩]+)\s*")
+
+
 def counted_terms(question: str) -> frozenset[str]:
     """Index terms of what a 'How many X ...?' question counts (X's first two words, up to
-    a verb or preposition): 'How many NFL teams ...' -> {'nfl', 'team'}; empty otherwise."""
+    a verb or preposition): 'How many NFL teams ...' -> {'nfl', 'team'}; in Chinese and
+    Japanese the measure word: '...望遠鏡有幾架？' -> {'架'}; empty otherwise."""
     match = _COUNTED.search(question)
-    return frozenset(tokens(match.group("counted"))) if match else frozenset()
+    if match:
+        return frozenset(tokens(match.group("counted")))
+    return frozenset(m.group("counted") for m in _CJK_COUNTED.finditer(fold(question)))
 
 
 def _counts(sentence: str, counted: frozenset[str], question: str) -> bool:
     """The sentence states a number, not the question's, of one of the `counted` words:
-    'seven times', 'a 5-cylinder engine', 'one million Protestants'."""
+    'seven times', 'a 5-cylinder engine', 'one million Protestants', '12架'."""
+    for match in _CJK_COUNT.finditer(sentence):
+        unit = fold(sentence[match.end() : match.end() + 1])
+        if unit in counted and _HAN_CHAR.match(unit) and match.group().strip() not in question:
+            return True
     for match in _COUNT.finditer(sentence):
         if match.group().strip(" -").lower() in question:
             continue
