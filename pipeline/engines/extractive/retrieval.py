@@ -583,10 +583,12 @@ def counted_terms(question: str) -> frozenset[str]:
 def _counts(sentence: str, counted: frozenset[str], question: str) -> bool:
     """The sentence states a number, not the question's, of one of the `counted` words:
     'seven times', 'a 5-cylinder engine', 'one million Protestants', '12架'."""
-    for match in _CJK_COUNT.finditer(sentence):
-        unit = fold(sentence[match.end() : match.end() + 1])
-        if unit in counted and _HAN_CHAR.match(unit) and match.group().strip() not in question:
-            return True
+    if all(_HAN_CHAR.match(word) for word in counted):  # a measure word: '12架'
+        return any(
+            fold(sentence[match.end() : match.end() + 1]) in counted
+            and match.group().strip() not in question
+            for match in _CJK_COUNT.finditer(sentence)
+        )
     for match in _COUNT.finditer(sentence):
         if match.group().strip(" -").lower() in question:
             continue
