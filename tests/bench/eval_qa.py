@@ -350,7 +350,7 @@ def main() -> None:
         f"engine: k1={retrieval.K1} b={retrieval.B} prior={retrieval.PRIOR_SENTENCES} "
         f"context={retrieval.CONTEXT_WEIGHT} pronoun={retrieval.ANAPHOR_CONTEXT} "
         f"paragraph={retrieval.PARAGRAPH_WEIGHT} heading={retrieval.HEADING_CONTEXT} "
-        f"type_boost={retrieval.TYPE_BOOST} phrase_boost={retrieval.PHRASE_BOOST} "
+        f"type_boost={retrieval.TYPE_BOOST} "
         f"naming_context={retrieval.NAMING_CONTEXT} coverage_power={retrieval.COVERAGE_POWER} "
         f"soft_weight={retrieval.SOFT_WEIGHT} soft_prefix={terms.SOFT_PREFIX} "
         f"diversity={retrieval.DIVERSITY} runner_up_share={extractive.RUNNER_UP_SHARE} "

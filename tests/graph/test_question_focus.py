@@ -393,19 +393,6 @@ BAKERY_ACCOUNTS = (
 )
 
 
-# Both sentences hold 'forced', 'four' and 'turnovers'; only one writes them as the question does.
-HAWKS = (
-    "In the 2019 season the Harbour Hawks' captain Lena Moss had four blocked passes, a steal, "
-    "and a forced turnover. Winger Ida Brandt led the Harbour Hawks in the 2019 season with "
-    "nine goals, forced four turnovers, and won two penalties."
-)
-
-
-def test_sentence_writing_the_question_words_side_by_side_is_cited_first() -> None:
-    result = ask(HAWKS, "Who forced four turnovers for the Harbour Hawks in the 2019 season?")
-    assert "Ida Brandt" in result.citations[0].quote
-
-
 # Both sentences name the ferry and the day; one gives the hour, one the match's result.
 FERRY_DAY = (
     "The last ferry of the regatta day sailed from the north pier, full of sailors. "

@@ -15,10 +15,8 @@ import bisect
 import dataclasses
 import functools
 import heapq
-import itertools
 import math
 import re
-from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -51,7 +49,7 @@ from pipeline.engines.extractive.units import (
     covered,
 )
 from pipeline.engines.extractive.usage import gather, gather_more, units_of
-from pipeline.text.scripts import CJK_CHAR, HAN, HIRAGANA, KANA
+from pipeline.text.scripts import HAN, HIRAGANA, KANA
 from pipeline.text.structure import Kind, Structure
 
 AnswerType = Literal[
@@ -139,17 +137,6 @@ DIVERSITY = 0.1
 """Share of its score a runner-up citation loses when all the question terms it holds are
 already cited: two sentences matching the same words are one reading of the question, and
 a third citation is better spent on another (0.1-0.2 help on held-out questions, 0.3 hurts)."""
-PHRASE_BOOST = 0.15
-"""Score bonus (up to x1.15) for a sentence writing the question's words side by side as
-the question does, by the share of its word pairs it holds (see phrase_pairs): for 'Who
-forced four fumbles ...?', 'Von Miller ... forced four fumbles' above 'Johnson had four
-total tackles ... and a forced fumble'. On the SQuAD dev questions top-1 +11 / -5 at 0.15
-and 0.3 (top-3 +1 / -1, +1 / -2), +7 / -3 at 0.08, +18 / -15 at 1.0; pairs within two words
-of each other in any order, +9 / -5. For a question asking for a kind of answer (a date, a
-score) only a sentence giving one gets it: top-1 +9 / -5, top-3 +1 / -0 (questions of no
-kind only: +4 / -1). It costs one of the 100 real-document questions
-(tests/bench/eval_realdocs.py): bash's sh-mode sentence, which repeats 'interactive login
-shell' and '/etc/profile', displaces the one after the answer's lead that says 'that file'."""
 SOFT_WEIGHT = 0.5
 """Term count a word of the same family adds ('German' for a question's 'Germany', see
 terms.related), against 1 for the word itself: 0.3-0.7 all help on held-out questions."""
@@ -1055,7 +1042,6 @@ class _Scorer:
         self.section = asks_for_section(query.question)
         self.many = asks_for_list(query.question)
         self.chinese = is_chinese(query.question)
-        self.pairs = phrase_pairs(query)
         unasked = _unasked_han(query.question) if self.chinese else None
         self.restated = {
             sid
@@ -1089,8 +1075,6 @@ class _Scorer:
             1 + DEFINITION_BOOST if self.what_is else HEADING_WEIGHT,
             1 + ACTION_BOOST if self.action else HEADING_WEIGHT,
         )
-        if self.pairs:  # on top of any of those
-            most = {kind: boost * (1 + PHRASE_BOOST) for kind, boost in most.items()}
         return most
 
     def candidates(self) -> list[int]:
@@ -1227,7 +1211,6 @@ class _Scorer:
         else:
             lacking = []
         defining = self.subject and not passages.is_label(sid)
-        typed = _answer_at(sentence, query) if query.kind else -1
         # the entry whose description does what is asked ('-A  Select all processes.')
         doing = self.action and passages.opens_description(sid) and self._does_action(sentence)
         if defining and defines(_entry_led(passages, self.heading, sid), self.subject):
@@ -1251,18 +1234,13 @@ class _Scorer:
             score *= HEADING_WEIGHT
         elif passages.links_only(sid):
             score *= LINKS_WEIGHT  # a table of contents' '1. [Install](...#install)'
-        elif typed >= 0:
+        elif query.kind and (typed := _answer_at(sentence, query)) >= 0:
             score *= 1 + TYPE_BOOST
             if self.attribute and _states_value_of(sentence[:typed], self.attribute):
                 score *= 1 + VALUE_BOOST  # 'Group revenue for 2024 was NOK 4,812 million'
             if self.counted and _counts(sentence, self.counted, self.lowered):
                 score *= 1 + COUNT_BOOST  # 'sacked him seven times'
         shows_answer = passages.opens_description(sid) or (self.many and passages.leads_list(sid))
-        if self.pairs and (typed >= 0 or not query.kind):
-            # the question's words side by side ('forced four fumbles'); in a sentence
-            # giving the kind of answer asked for, if one is: 'kept the score of the tug
-            # of war' has the words of 'What was the score of the tug of war?', not a score
-            score *= 1 + PHRASE_BOOST * _phrase_share(sentence, self.pairs)
         if sid in self.restated and not shows_answer:
             # a heading or term the question names is what it asks about; but a description
             # the question restates is shown with its term, the answer ('125: if the command
@@ -1361,36 +1339,6 @@ RESTATED_LEAST = 4
 def is_chinese(question: str) -> bool:
     """Ideographs and no kana: '高英是哪位皇帝的皇后？', not '信長の妻は'."""
     return _HAN_CHAR.search(question) is not None and _KANA_CHAR.search(question) is None
-
-
-def phrase_pairs(query: Query) -> dict[tuple[str, str], float]:
-    """The question's adjacent search terms ('forced four fumbles for the Broncos' ->
-    (forc, four), (four, fumbl), (fumbl, bronco)), each weighing its rarer term's idf; none
-    for a question with CJK text, whose bigrams are pairs already."""
-    if CJK_CHAR.search(query.question):
-        return {}
-    idf = query.idf
-    pairs: dict[tuple[str, str], float] = {}
-    for a, b in _side_by_side(query.question):
-        if a != b and a in idf and b in idf:
-            pairs[a, b] = min(idf[a], idf[b])
-    return pairs
-
-
-def _phrase_share(sentence: str, pairs: dict[tuple[str, str], float]) -> float:
-    """The share of the question's word pairs (by weight) the sentence writes side by side."""
-    written = {pair for pair in _side_by_side(sentence) if pair in pairs}
-    return sum(pairs[pair] for pair in written) / sum(pairs.values())
-
-
-_CLAUSE_BREAK = re.compile(r"[,;:.!?()\[\]{}\"“”]+(?:\s|$)|\s[-–—]+\s")
-
-
-def _side_by_side(text: str) -> Iterator[tuple[str, str]]:
-    """Pairs of search terms next to each other (stopwords between) within one clause: a
-    comma parts 'after /etc/profile, and in what order' into two."""
-    for clause in _CLAUSE_BREAK.split(text):
-        yield from itertools.pairwise(tokens(clause))
 
 
 def _restated(
