@@ -227,6 +227,18 @@ def test_chinese_question_for_a_name_cites_the_sentence_giving_it() -> None:
     assert "長虹" in result.citations[0].quote
 
 
+# A made-up custom, described in one sentence and named by the next, which opens with '这'.
+FISHING_TOWN = """青石镇位于山谷之中，以石桥闻名。
+每年春天，镇上的渔民把渔船拖上岸，在河滩上晒网三天，再把渔船放回河里。
+这也称为晒船节。
+镇上的居民大多以种茶为生。"""
+
+
+def test_chinese_sentence_naming_the_one_before_is_cited_first() -> None:
+    result = ask(FISHING_TOWN, "渔民把渔船拖上岸、在河滩上晒网三天，这叫什么？")
+    assert result.citations[0].quote == "这也称为晒船节。"
+
+
 # A made-up client's settings, indented as a man page's: the question's 'times out' is
 # the documents' 'timeout', and 'wait' is another setting's word.
 CLIENT_SETTINGS = """CLIENT SETTINGS

@@ -162,8 +162,13 @@ _JAPANESE_NAMED_BEFORE = re.compile(
     "(?:を[^。]{1,30}?(?<![だたるいし])と(?:いう|言う|呼ぶ|呼んだ|称する|称した)"
     "|[はが][^。]{1,30}?(?<![だたるいし])と(?:呼ばれ|称され)(?:る|た|ている))。?\\s*$"
 )
-# ... and a Chinese one: '它是由...', '這座天文台', '该公司', '其特点', '他', '同年'.
+# ... and a Chinese one: '这也称为间接扩展。'.
+_CHINESE_NAMED_BEFORE = re.compile(
+    "(?:这|這|此|该|該)[^，。,]{0,12}?(?:[稱称](?:[為为]|作)|叫[做作])(?![讚赞頌颂道霸王])"
+)
+# A Chinese sentence opening with a pronoun: '它是由...', '這座天文台', '该公司', '其特点'.
 _CHINESE_ANAPHOR = re.compile("[這这此該该它其他她]|同年")
+_NAMED_BEFORES = (_NAMED_BEFORE, _JAPANESE_NAMED_BEFORE, _CHINESE_NAMED_BEFORE)
 
 _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern[str]]] = [
     # 'At what time did Luther die?' asks the hour, 'What was the final score?' a result.
@@ -1190,7 +1195,7 @@ class _Scorer:
     def _previous_share(self, sentence: str) -> float:
         """The share of the sentence before that a sentence borrows: more when it opens
         with a pronoun that names what that one did, or names what that one describes."""
-        if _NAMED_BEFORE.match(sentence) or _JAPANESE_NAMED_BEFORE.match(sentence):
+        if any(p.match(sentence) for p in _NAMED_BEFORES):
             return NAMING_CONTEXT if self.query.kind == "name" else ANAPHOR_CONTEXT
         if _ANAPHOR.match(sentence):
             return ANAPHOR_CONTEXT
