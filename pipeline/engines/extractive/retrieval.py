@@ -163,13 +163,18 @@ _JAPANESE_NAMED_BEFORE = re.compile(
     "|[はが][^。]{1,30}?(?<![だたるいし])と(?:呼ばれ|称され)(?:る|た|ている))。?\\s*$"
 )
 # ... and a Chinese one: '这也称为间接扩展。'.
+_CHINESE_CALLED = "(?:[稱称](?:[為为]|作)|叫[做作])"
+_NOT_PRAISED = "(?![讚赞頌颂道霸王])"  # '被稱讚' is praised, '稱霸' dominated: no naming
 _CHINESE_NAMED_BEFORE = re.compile(
-    "(?:这|這|此|该|該)[^，。,]{0,12}?(?:[稱称](?:[為为]|作)|叫[做作])(?![讚赞頌颂道霸王])"
+    f"(?:这|這|此|该|該)[^，。,]{{0,12}}?{_CHINESE_CALLED}{_NOT_PRAISED}"
 )
 # A Chinese sentence opening with a pronoun: '它是由...', '這座天文台', '该公司', '其特点'.
 _CHINESE_ANAPHOR = re.compile("[這这此該该它其他她]|同年")
 _NAMED_BEFORES = (_NAMED_BEFORE, _JAPANESE_NAMED_BEFORE, _CHINESE_NAMED_BEFORE)
 
+# 'Why' (为什么, 为何), but not the 'what' of '成为什么' ('became what') or '称为什么', '称呼为
+# 什么' ('called what'; 呼 is 唿 once folded).
+_NOT_CALLED = "(?<![称成作认以视名呼唿])"
 _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern[str]]] = [
     # 'At what time did Luther die?' asks the hour, 'What was the final score?' a result.
     ("clock", re.compile(r"\bwhat time\b(?! (?:of|period|frame))", re.IGNORECASE)),
@@ -211,10 +216,7 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern[str]]] = [
             re.IGNORECASE,
         ),
     ),
-    (
-        "reason",
-        re.compile(r"^\s*why\b|なぜ|どうして|(?<![称成作认以视名呼唿])为什么|왜", re.IGNORECASE),
-    ),
+    ("reason", re.compile(rf"^\s*why\b|なぜ|どうして|{_NOT_CALLED}为什么|왜", re.IGNORECASE)),
     (
         "name",
         re.compile(
@@ -222,6 +224,7 @@ _QUESTION_TYPES: list[tuple[AnswerType, re.Pattern[str]]] = [
             r"|\b(?:what|which) (?:is|was|are|were) (?:the )?(?:\w+ )?(?:name|term)s?\b"
             r"|\bthe (?:\w+ )?(?:name|term)s? (?:for|of|given)\b"
             # 'Xを何というか', '何と呼ばれたか': the name the text gives what it describes
+            # (matched here, unfolded: fold() writes 呼 as 唿)
             "|(?:何|なん)と(?:いう|言う|いい|言い|呼|称)",
             re.IGNORECASE,
         ),
@@ -243,8 +246,7 @@ _CJK_QUESTION_TYPES: list[tuple[AnswerType, re.Pattern[str]]] = [
             "(?:称|叫)(?:为|做|作)?(?:什么)?\\s*[?？]\\s*$|(?:称为|叫|名为)(?:什么|何)|什么名字"
         ),
     ),
-    # 'why', but not the 'what' of '成为什么' ('became what') or '称为什么' ('called what')
-    ("reason", re.compile("(?<![称成作认以视名唿])为(?:什么|何)|什么原因|なぜ|どうして")),
+    ("reason", re.compile(f"{_NOT_CALLED}为(?:什么|何)|什么原因|なぜ|どうして")),
 ]
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
 _NUMBER_WORDS = (
@@ -260,9 +262,8 @@ _SPAN_UNITS = (
 # Two or more capitalized words, initials allowed between: "Silas B. Cobb", "Sun Life Stadium".
 _NAME = r"\b[A-Z][\w'’-]+(?:\s+(?:[A-Z]\.\s*)*[A-Z][\w'’-]+)+"
 _JAPANESE_NAMING = "(?<![だたるいし])と(?:いう|言う|いい|言い|呼|称)[^。、]{0,4}(?:[。、]|$)"
-_CHINESE_NAMING = (  # not '被稱讚' (praised), '稱霸' (dominated), '也名列' (ranks)
-    "(?:[稱称]作|[稱称][為为]|叫[做作]|名[為为]|[又也亦俗簡简通別别統统被][稱称]|[又俗通別别]名)"
-    "(?![讚赞頌颂道霸王])"
+_CHINESE_NAMING = (  # ... nor is '也名列' (ranks)
+    f"(?:{_CHINESE_CALLED}|名[為为]|[又也亦俗簡简通別别統统被][稱称]|[又俗通別别]名){_NOT_PRAISED}"
 )
 _ANSWER_PATTERNS: dict[AnswerType, re.Pattern[str]] = {
     "clock": re.compile(
