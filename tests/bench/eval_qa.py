@@ -262,12 +262,13 @@ def evaluate_twins(settings: Settings, dev: bool) -> None:
 
 def evaluate_unanswerable(folder: Path, settings: Settings, limit: int | None, dev: bool) -> None:
     docs = {d["doc_id"]: d["text"] for d in read_jsonl(folder / "docs.jsonl")}
-    kinds = unanswerable.derive(squad_questions(folder, dev), docs)
+    kinds = unanswerable.derive(squad_questions(folder, dev), docs, normalize)
     print("SQuAD questions made unanswerable (SQuAD 2.0 style): share answered not-found")
     for kind, questions in kinds.items():
         asked = take(questions, limit)
         refused = sum(
-            not answered(q["doc_id"], docs[q["doc_id"]], q["question"], settings) for q in asked
+            not answered(q["doc_id"], q.get("text", docs[q["doc_id"]]), q["question"], settings)
+            for q in asked
         )
         print(f"  {kind:<16} {refused / len(asked):.3f} of {len(asked)}")
         SUMMARY.append((f"unanswerable, {kind} -> not found", f"{refused / len(asked):.3f}"))

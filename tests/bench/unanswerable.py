@@ -7,14 +7,23 @@ it still talks about the question's words:
 - swapped entity: a capitalized name of the question that the article holds is replaced
   by a name from another article's title that this article never mentions;
 - swapped number: a number of the question is replaced by one the article never holds
-  (the number plus 7, 14, ... until absent).
+  (the number plus 7, 14, ... until absent);
+- answer removed: the question is unchanged, and every sentence holding one of its answers
+  is taken out of the article (every REMOVED_EVERY-th question). The article still names
+  what the question is about; the fact asked is gone, as it is from most documents a user
+  asks something they do not say.
 Deterministic: the same questions every run.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
+
+REMOVED_EVERY = 3
+"""Every third question gets an answer-removed copy of its article: ~500 of the 1,520."""
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 _NEGATABLE = re.compile(
     r"^((?:What|Who|Which(?: \w+)?) (?:was|were|is|are)) (\w+(?:ed|en|wn|ght))\b"
@@ -71,10 +80,21 @@ def swapped_number(question: str, text: str) -> str | None:
     return None
 
 
+def answer_removed(text: str, answers: list[str], normalize: Callable[[str], str]) -> str:
+    """`text` without its sentences that hold one of `answers` (compared normalized)."""
+    golds = [g for g in map(normalize, answers) if g]
+    paragraphs = (
+        " ".join(s for s in _SENTENCE_END.split(p) if not any(g in normalize(s) for g in golds))
+        for p in text.split("\n\n")
+    )
+    return "\n\n".join(paragraphs)
+
+
 def derive(
-    questions: list[dict[str, Any]], docs: dict[str, str]
+    questions: list[dict[str, Any]], docs: dict[str, str], normalize: Callable[[str], str]
 ) -> dict[str, list[dict[str, Any]]]:
-    """Kind -> derived questions ({'doc_id', 'question', 'source'}), at most one per source."""
+    """Kind -> derived questions ({'doc_id', 'question', 'source'}, and the 'text' to ask
+    it of when that is not the article's), at most one per source."""
     titles = sorted(
         {w for doc_id in docs for w in re.findall(r"[A-Z][a-z]{3,}", doc_id.split("-", 1)[-1])}
     )
@@ -82,6 +102,7 @@ def derive(
         "negation": [],
         "swapped entity": [],
         "swapped number": [],
+        "answer removed": [],
     }
     for index, q in enumerate(questions):
         text = docs[q["doc_id"]]
@@ -96,4 +117,13 @@ def derive(
                 kinds[kind].append(
                     {"doc_id": q["doc_id"], "question": changed, "source": q["question"]}
                 )
+        if index % REMOVED_EVERY == 0:
+            kinds["answer removed"].append(
+                {
+                    "doc_id": q["doc_id"],
+                    "question": q["question"],
+                    "source": q["question"],
+                    "text": answer_removed(text, q["answers"], normalize),
+                }
+            )
     return kinds

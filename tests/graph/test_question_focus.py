@@ -506,3 +506,20 @@ def test_a_question_of_measure_finds_the_noun_that_names_the_measure(
     # troubleshooting sentence is a condition's threshold, not a duration it states.
     result = ask(HEADLAMP, question)
     assert fact in result.citations[0].quote
+
+
+# 'year' is in one sentence, 'fumble' in two: by the document's idf 'year' is the rarer.
+MATCH_REPORT = """Harbour Town Rovers: season notes
+
+This year Tom Fisher recovered the team's old kit from the supplier's store.
+The club painted the stands in the spring, and the kit went on show in the clubhouse.
+Late in the cup final Dana Reyes recovered the fumble near the line.
+A fumble in the first half had cost the Rovers a try, and the crowd went quiet.
+"""
+
+
+def test_the_question_word_rare_in_english_outweighs_a_common_one() -> None:
+    # English uses 'year' a thousand times as often as 'fumble': the sentence holding
+    # 'fumble' is what the question asks about, though the document says it twice.
+    result = ask(MATCH_REPORT, "Who recovered the fumble this year?")
+    assert "Dana Reyes" in result.citations[0].quote

@@ -386,9 +386,10 @@ def _shown(
     after its release's heading when the question asks which release or when, and a table
     row after its section's heading when that names the `category` the question asks for."""
     unit = passages.unit_at(hit.start)
-    listed = passages.procedure(unit) if whole_list else None
+    lead_in = passages.reads_as(unit)  # a heading leads in from its section's first unit
+    listed = passages.procedure(lead_in) if whole_list else None
     if listed is None and several:
-        listed = passages.list_after(unit)
+        listed = passages.list_after(lead_in)
     shown = listed or passages.under_heading(unit, passages.show(unit))
     shown = (
         passages.in_release(unit, shown) if release else passages.in_section(unit, shown, category)

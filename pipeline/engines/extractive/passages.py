@@ -628,18 +628,29 @@ class Passages:
         body = "\n".join(line[indent:].rstrip() for line in lines).strip("\n")
         return f"```\n{body}\n```"
 
+    def reads_as(self, unit: int) -> int:
+        """The unit a heading reads as (its section's first, when that is no heading; see
+        _heading), else `unit` itself: what a list question's answer leads in from."""
+        if self.structure.kind(self.blocks[unit]) != Kind.HEADING:
+            return unit
+        following = unit + 1
+        if following >= len(self.blocks):
+            return unit
+        below = self.blocks[following]
+        if self.structure.parent(below) != self.blocks[unit]:
+            return unit
+        return following if self.structure.kind(below) != Kind.HEADING else unit
+
     def _heading(self, unit: int) -> Shown:
         """A heading reads as its section's first unit, after the heading's words."""
-        block = self.blocks[unit]
-        title = self.heading_text(block)
-        following = unit + 1
-        if following < len(self.blocks) and self.structure.parent(self.blocks[following]) == block:
+        title = self.heading_text(self.blocks[unit])
+        following = self.reads_as(unit)
+        if following != unit:
             shown = self.show(following)
-            if self.structure.kind(self.blocks[following]) != Kind.HEADING:
-                start = self.spans[unit][0]
-                # '15. Disclaimer of Warranty.' leads in as '15. Disclaimer of Warranty:'
-                lead = title[:-1] if title.endswith((".", ":")) else title
-                return Shown(start, shown.end, f"{lead}: {shown.text}")
+            start = self.spans[unit][0]
+            # '15. Disclaimer of Warranty.' leads in as '15. Disclaimer of Warranty:'
+            lead = title[:-1] if title.endswith((".", ":")) else title
+            return Shown(start, shown.end, f"{lead}: {shown.text}")
         start, end = self.spans[unit]
         return Shown(start, end, title)
 
