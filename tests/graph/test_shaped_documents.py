@@ -732,6 +732,34 @@ def test_a_list_question_gets_the_list_under_a_lead_in_ending_in_a_full_stop() -
     ]
 
 
+# The question's words are the heading's alone: the heading is the best unit, and reads as
+# the lead-in under it.
+OVERFLOW_MODES = """# Codegen options
+
+## Overflow modes
+
+The compiler offers three of them.
+
+- wrap: keep the low bits of the result
+- trap: stop the program with an error
+- saturate: clamp the result
+
+## Strip
+
+This flag removes debugging information from the output binary.
+"""
+
+
+def test_a_list_question_matching_a_heading_gets_the_list_of_its_section() -> None:
+    result = _ask(OVERFLOW_MODES, "What are the overflow modes?")
+    assert result.answer.splitlines()[:4] == [
+        "The compiler offers three of them.",
+        "- wrap: keep the low bits of the result",
+        "- trap: stop the program with an error",
+        "- saturate: clamp the result",
+    ]
+
+
 FLAG_SECTIONS = """# Command-line arguments
 
 ## -q/--quiet: print nothing but errors

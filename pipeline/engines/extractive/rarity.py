@@ -18,9 +18,9 @@ from pipeline.engines.extractive.terms import tokens
 
 MOST_COMMON = 8.0
 """A word's rarity is MOST_COMMON minus its Zipf frequency (log10 of uses per billion
-words): 'the' (7.7) weighs 0.3, 'cost' (5.2) 2.8, 'Presburger' (unlisted) 8."""
+words): 'cost' (5.2) weighs 2.8, 'fumble' (3.4) 4.6, 'Presburger' (unlisted) 8."""
 LEAST_RARITY = 0.5
-"""The least a word weighs, so that no question word counts for nothing."""
+"""The least a word weighs ('the', 7.7, would weigh 0.3), so that none counts for nothing."""
 LIST = "large"
 """wordfreq's 321,000-word English list (the small one stops at 29,000 words and calls
 'probabilistic' unknown); 1.5 MB, read once in 0.2 s on the first English question."""
