@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pipeline import AskResult, Settings, ask, summarize
 from pipeline.engines.extractive.passages import Passages
 from tests.support.shaped import LICENCE, MAN_PAGE, REPORT, RST_README
@@ -722,16 +724,6 @@ This flag removes debugging information from the output binary.
 """
 
 
-def test_a_list_question_gets_the_list_under_a_lead_in_ending_in_a_full_stop() -> None:
-    result = _ask(CODEGEN_OPTIONS, "What are the values of the overflow option?")
-    assert result.answer.splitlines()[:4] == [
-        "This option sets what happens when an integer arithmetic operation overflows.",
-        "- wrap: keep the low bits of the result",
-        "- trap: stop the program with an error",
-        "- saturate: clamp the result to the largest or smallest value",
-    ]
-
-
 # The question's words are the heading's alone: the heading is the best unit, and reads as
 # the lead-in under it.
 OVERFLOW_MODES = """# Codegen options
@@ -742,7 +734,7 @@ The compiler offers three of them.
 
 - wrap: keep the low bits of the result
 - trap: stop the program with an error
-- saturate: clamp the result
+- saturate: clamp the result to the largest or smallest value
 
 ## Strip
 
@@ -750,13 +742,26 @@ This flag removes debugging information from the output binary.
 """
 
 
-def test_a_list_question_matching_a_heading_gets_the_list_of_its_section() -> None:
-    result = _ask(OVERFLOW_MODES, "What are the overflow modes?")
-    assert result.answer.splitlines()[:4] == [
-        "The compiler offers three of them.",
+@pytest.mark.parametrize(
+    ("text", "question", "lead_in"),
+    [
+        (
+            CODEGEN_OPTIONS,
+            "What are the values of the overflow option?",
+            "This option sets what happens when an integer arithmetic operation overflows.",
+        ),
+        (OVERFLOW_MODES, "What are the overflow modes?", "The compiler offers three of them."),
+    ],
+)
+def test_a_list_question_gets_the_list_under_a_lead_in_ending_in_a_full_stop(
+    text: str, question: str, lead_in: str
+) -> None:
+    # The second's best unit is its heading, which reads as the lead-in under it.
+    assert _ask(text, question).answer.splitlines()[:4] == [
+        lead_in,
         "- wrap: keep the low bits of the result",
         "- trap: stop the program with an error",
-        "- saturate: clamp the result",
+        "- saturate: clamp the result to the largest or smallest value",
     ]
 
 

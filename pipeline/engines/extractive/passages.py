@@ -631,15 +631,15 @@ class Passages:
     def reads_as(self, unit: int) -> int:
         """The unit a heading reads as (its section's first, when that is no heading; see
         _heading), else `unit` itself: what a list question's answer leads in from."""
-        if self.structure.kind(self.blocks[unit]) != Kind.HEADING:
-            return unit
         following = unit + 1
-        if following >= len(self.blocks):
+        if (
+            not self.is_heading(unit)
+            or following >= len(self.blocks)
+            or self.is_heading(following)
+            or self.structure.parent(self.blocks[following]) != self.blocks[unit]
+        ):
             return unit
-        below = self.blocks[following]
-        if self.structure.parent(below) != self.blocks[unit]:
-            return unit
-        return following if self.structure.kind(below) != Kind.HEADING else unit
+        return following
 
     def _heading(self, unit: int) -> Shown:
         """A heading reads as its section's first unit, after the heading's words."""

@@ -10,11 +10,10 @@ any text ('cost', 'during', 'year'). Ranking weighs a term by both (retrieval.RA
 from __future__ import annotations
 
 import functools
-import re
 
 from wordfreq import zipf_frequency
 
-from pipeline.engines.extractive.terms import tokens
+from pipeline.engines.extractive.terms import WORD, tokens
 
 MOST_COMMON = 8.0
 """A word's rarity is MOST_COMMON minus its Zipf frequency (log10 of uses per billion
@@ -25,7 +24,6 @@ LIST = "large"
 """wordfreq's 321,000-word English list (the small one stops at 29,000 words and calls
 'probabilistic' unknown): read once, on the first English question, in 0.2 s, and held in
 about 37 MB of memory."""
-_WORD = re.compile(r"[^\W_]+")
 
 
 def rarity(question: str, terms: list[str]) -> dict[str, float]:
@@ -39,7 +37,7 @@ def rarity(question: str, terms: list[str]) -> dict[str, float]:
 @functools.lru_cache(maxsize=64)
 def _spelled(question: str) -> dict[str, float]:
     rare: dict[str, float] = {}
-    for word in _WORD.findall(question):
+    for word in WORD.findall(question):
         for term in tokens(word):
             rare[term] = min(rare.get(term, MOST_COMMON), _rarity(word))
     return rare

@@ -19,6 +19,8 @@ from pipeline.text.scripts import CJK, CJK_RUN, HAN, HIRAGANA
 # nouns) are indexed as bigrams; other letters and digits as stemmed words.
 _WORD_CHAR = rf"[^\W_{CJK}]"
 _TOKEN = re.compile(rf"([{CJK}]+)|({_WORD_CHAR}+)")
+WORD = re.compile(rf"{_WORD_CHAR}+")
+"""A word of letters or digits as written, outside CJK runs: what tokens() stems."""
 _HIRAGANA = re.compile(f"[{HIRAGANA}]")
 _HAN = re.compile(f"[{HAN}]")
 
