@@ -18,7 +18,7 @@ import pytest
 
 from pipeline import ConfigError, ModelError, Settings, ask, build_graph
 from pipeline.engines.llm.calls import retry_after_s, status_code
-from pipeline.engines.llm.providers import build_models
+from pipeline.engines.llm.providers import _cached_watsonx_models, build_models
 from tests.support import LONGDOC, REPO, free_port
 from tests.support.texts import ROBOTICS_REPORT
 from tests.support.watsonx_server import (
@@ -48,6 +48,9 @@ GRANITE, LLAMA = MODELS
 
 @pytest.fixture
 def watsonx(monkeypatch: pytest.MonkeyPatch) -> Iterator[WatsonxServer]:
+    # Models are cached per URL. The OS may hand this server the port of an earlier test's,
+    # whose cached client still holds a token only the earlier server knew (a 401 here).
+    _cached_watsonx_models.cache_clear()
     with running_server() as server:
         monkeypatch.setenv("SSL_CERT_FILE", server.ca_file)  # trust its self-signed certificate
         yield server
