@@ -190,6 +190,57 @@ def test_a_hard_wrapped_licence_sentence_is_whole_and_on_one_line() -> None:
     assert "  " not in result.answer
 
 
+RUN_IN_TITLES = """                    HARBOUR DATA SERVICE AGREEMENT
+
+   1. Definitions. "Service" means the hosted data store operated by
+      Harbour Data, and "Customer" means the party that signed below.
+
+   2. Service Credits. If monthly availability falls below 99.5 percent,
+      the Customer receives a credit of ten percent of that month's fee.
+      Credits are the Customer's only remedy for unavailability.
+
+   3. Disclaimer of Warranty. Except as stated in section 2, the Service
+      is provided "as is", without warranties or conditions of any kind,
+      and Harbour Data does not warrant that it will be free of errors.
+      Harbour Data is not liable for data the Customer loses through its
+      own mistakes, through a third party's network, or through events
+      beyond Harbour Data's reasonable control, and its liability in any
+      twelve months is at most the fees paid in those months. Nothing in
+      this section limits liability that the law does not allow to limit.
+
+   4. Termination. Either party may end this Agreement with sixty days'
+      written notice, and the Customer's data is deleted thirty days later.
+"""
+"""An agreement whose numbered clauses open with a title run in before their first sentence."""
+
+
+@pytest.mark.parametrize(
+    ("question", "reads"),
+    [
+        # a long clause: its title, then the sentence it opens
+        ("What is the warranty?", "Disclaimer of Warranty: Except as stated in section 2, the"),
+        # a short one is shown whole
+        ("What are the service credits?", "2. Service Credits. If monthly availability falls"),
+    ],
+)
+def test_a_clauses_run_in_title_reads_with_the_sentence_it_opens(question: str, reads: str) -> None:
+    """A title standing as a sentence of its own ('3. Disclaimer of Warranty.') matches the
+    question best, and says nothing alone: it reads into its clause's first sentence."""
+    answer = _ask(RUN_IN_TITLES, question).answer
+    assert answer.startswith(reads)
+    assert "Harbour Data is not liable" not in answer  # the clause's first sentence, not all
+
+
+@pytest.mark.parametrize("markers", [("1.", "2.", "3.", "4."), ("a.", "b.", "c.", "d.")])
+def test_a_numbered_clauses_marker_is_not_a_sentence_of_its_own(markers: tuple[str, ...]) -> None:
+    text = RUN_IN_TITLES
+    for number, marker in enumerate(markers, start=1):
+        text = text.replace(f"   {number}. ", f"   {marker} ")
+    units = [text[start:end] for start, end in Passages.read(text).spans]
+    assert f"{markers[3]} Termination." in units
+    assert not set(markers) & set(units)
+
+
 LEVELS = """# Logging levels
 
 Every record has a level. The WARNING level is the default threshold of the root logger, and

@@ -26,6 +26,10 @@ from pipeline.text.structure import Kind, Structure
 _LABELS = (Kind.HEADING, Kind.TERM)
 _HEADING_MARKS = re.compile(r"^(?:#{1,6}[ \t]+|\*{1,6} )|[ \t]+#+$|^\*\*(.*)\*\*:?$")
 _BULLET = re.compile(rf"^{BULLET_CLASS}[ \t]+")
+# A clause's run-in title: a few capitalized words (joined by small ones) and a full stop.
+_RUN_IN_TITLE = re.compile(
+    r"[A-Z][\w'’-]*(?: (?:[A-Z][\w'’-]*|of|or|and|the|a|an|to|for|in|on|by|with|from)){0,6}\."
+)
 _CLOSES_SENTENCE = frozenset(".!?;。！？")
 # Markdown links alone, nothing said beside them.
 _LINKS_ONLY = re.compile(r"\s*(?:\[[^\]\n]*\]\([^()\s]*\)[ \t,;|·]*)+\.?\s*$")
@@ -264,6 +268,11 @@ class Passages:
         block = self.blocks[unit]
         kind = self.structure.kind(block)
         start, end = self.spans[unit]
+        title = self._run_in_title(unit)
+        if title:
+            following = self.show(unit + 1)  # a short item is shown whole, title and all
+            text = following.text if following.start <= start else f"{title}: {following.text}"
+            return Shown(min(start, following.start), following.end, text)
         if kind in (Kind.PARAGRAPH, Kind.CODE):
             joined = self._around_command(unit) or self._with_example(unit)
             if joined is not None:
@@ -308,6 +317,21 @@ class Passages:
             first, second = (self.spans[half] for half in halves)
             return Shown(first[0], second[1], f"{self._read(*first)} {self._read(*second)}")
         return Shown(start, end, text)
+
+    def _run_in_title(self, unit: int) -> str:
+        """The title a numbered clause opens with, as a sentence of its own, less its
+        stop ('7. Disclaimer of Warranty. Unless required by ...' -> 'Disclaimer of
+        Warranty'), when a sentence follows it in the clause; else ''. Only in a list item or
+        after a marker: a paragraph of prose may open with a short sentence ('Yes.')."""
+        block = self.blocks[unit]
+        if self.first[block] != unit or not self._next_in_block(unit):
+            return ""
+        kind = self.structure.kind(block)
+        text = self._read(*self.spans[unit])
+        words = without_marker(text)
+        if kind != Kind.ITEM and (kind != Kind.PARAGRAPH or words == text):
+            return ""
+        return words[:-1] if _RUN_IN_TITLE.fullmatch(words) else ""
 
     def under_heading(self, unit: int, shown: Shown) -> Shown:
         """`shown` (the unit as show() reads it) after the heading it points back to, when
