@@ -95,6 +95,7 @@ _PAGE_NUMBER = re.compile(r"\W{0,3}(?:\d{1,4}|[ivxlc]{1,7})\W{0,3}")
 # the code ones introduce an indented block of code.
 _DIRECTIVE = re.compile(r" *\.\.[ \t]+(?:(?P<code>code-block|code|sourcecode)|[\w:-]+)::")
 _HTML_BLOCK = re.compile(r" {0,3}<(?:/?[a-zA-Z][\w-]*(?:[\s/>]|$)|!--)")
+_TAGS = re.compile(r"<!--.*?-->|</?[a-zA-Z][^<>]*>", re.DOTALL)
 # A man page's first and last lines: 'BASH(1)   General Commands Manual   BASH(1)'.
 _MAN_TITLE = re.compile(r"\S.*\S {3,}\S.* {3,}[\w.-]+\(\w+\)")
 _EDGE_NUMBER = re.compile(r"^\W{0,3}(\d{1,4})\b|\b(\d{1,4})\W{0,3}$")
@@ -667,11 +668,15 @@ class _Analyser:
         return j
 
     def _markup(self, i: int) -> int:
-        """Raw HTML in Markdown, up to the next blank line: markup, not prose."""
+        """Raw HTML in Markdown, up to the next blank line: markup, not prose. Tags alone
+        ('<div class="termy">' around a console example) are layout with nothing to read,
+        and no block: the lead-in above the example reads on into it."""
         j = i
         while not self.l.blank(j):
             j += 1
-        self._add(Kind.CODE, i, j - 1, 0, self._context(self.l.indents[i]))
+        start, end = self.l.span(i, j - 1)
+        if _TAGS.sub("", self.l.text[start:end]).strip():
+            self._add(Kind.CODE, i, j - 1, 0, self._context(self.l.indents[i]))
         return j
 
     def _code(self, i: int, fence: str) -> int:

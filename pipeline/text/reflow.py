@@ -43,6 +43,8 @@ def reflow(text: str, known: Known | None = None) -> str:
         text = _MD_LINK.sub(r"\1", _MD_LINK.sub(r"\1", text))
     if "\\_" in text:
         text = _unescaped(text)
+    if "**" in text:
+        text = _outside_code(_STRONG, r"\1", text)
     return _SPACES.sub(" ", text).strip()
 
 
@@ -51,10 +53,21 @@ def reflow(text: str, known: Known | None = None) -> str:
 _ESCAPE = re.compile(r"(?<=\w)\\(_)|\\(_)(?=\w)")
 
 
+# Strong emphasis, in Markdown and reStructuredText alike: '**Typer**' reads 'Typer'. Not
+# '**kwargs' or 'f(**a, **b)': the marks close a word or phrase on both sides. ('__' stays:
+# in prose it is more often a name, '__init__', than emphasis.)
+_STRONG = re.compile(r"(?<![\w*])\*\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*\*(?![\w*])")
+
+
 def _unescaped(text: str) -> str:
     """Markdown escapes undone outside code spans (in '`a\\_b`' the backslash is code)."""
+    return _outside_code(_ESCAPE, "_", text)
+
+
+def _outside_code(pattern: re.Pattern[str], replacement: str, text: str) -> str:
+    """`pattern` replaced outside backtick code spans, whose text is code as written."""
     parts = text.split("`")
-    parts[::2] = [_ESCAPE.sub("_", part) for part in parts[::2]]
+    parts[::2] = [pattern.sub(replacement, part) for part in parts[::2]]
     return "`".join(parts)
 
 

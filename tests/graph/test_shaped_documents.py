@@ -241,6 +241,36 @@ def test_a_numbered_clauses_marker_is_not_a_sentence_of_its_own(markers: tuple[s
     assert not set(markers) & set(units)
 
 
+CONSOLE_README = """# tidekit
+
+## Installation
+
+First, install the runtime, and then add **tidekit** to your project:
+
+<div class="termy">
+
+```console
+$ uv add tidekit
+```
+
+</div>
+
+This installs the library and the `tidekit` command.
+"""
+
+
+def test_html_tags_around_an_example_leave_it_with_its_lead_in() -> None:
+    """A README's '<div class="termy">' wraps its console example for the web page; the
+    answer reads the lead-in into the command, in plain words, and 'This installs ...'
+    (no sentence about the document) after what it points back to."""
+    result = _ask(CONSOLE_README, "How do I install tidekit?")
+    assert result.answer.splitlines() == [
+        "Installation: First, install the runtime, and then add tidekit to your project: "
+        "`$ uv add tidekit`",
+        "This installs the library and the `tidekit` command.",
+    ]
+
+
 LEVELS = """# Logging levels
 
 Every record has a level. The WARNING level is the default threshold of the root logger, and

@@ -139,6 +139,17 @@ def test_rst_code_blocks_are_code_and_directives_are_no_blocks() -> None:
     assert ("PARAGRAPH", "The mock stops when the block ends.") in blocks
 
 
+def test_html_tags_alone_are_no_block_and_html_with_words_is_code() -> None:
+    text = (
+        'Add it to your project:\n\n<div class="termy">\n\n```console\n$ uv add tidekit\n```\n\n'
+        '</div>\n\n<p align="center"><em>Fast to learn</em></p>\n'
+    )
+    blocks = _blocks(text, analyse(text))
+    assert [kind for kind, _ in blocks] == ["PARAGRAPH", "CODE", "CODE"]
+    assert blocks[1][1].startswith("```console")
+    assert blocks[2][1].startswith("<p align")
+
+
 def test_markdown_table_rows_point_at_their_header_row() -> None:
     s = analyse(REPORT)
     header = _find(REPORT, s, Kind.ROW, "| Metric")
@@ -211,6 +222,11 @@ def test_reflow_joins_wrapped_lines_and_undoes_line_end_hyphens() -> None:
         ("link [a (b)](http://x.org/a_(b)) end", "link a (b) end"),
         ("code x[0](y) stays", "code x[0](y) stays"),
         ('"simple\\_grid", but `a\\_b` and \\< stay', '"simple_grid", but `a\\_b` and \\< stay'),
+        ("add **Typer** to **your project**", "add Typer to your project"),
+        (
+            "basicConfig(**kwargs), f(**a, **b), `**x**` and __init__",
+            "basicConfig(**kwargs), f(**a, **b), `**x**` and __init__",
+        ),
     ],
 )
 def test_reflow_reads_markdown_links_and_escapes_as_a_reader_sees_them(

@@ -24,8 +24,10 @@ DOCUMENT_WORDS = (
     "tool|specification|standard|paper|article|chapter|release|version|project|agreement|policy|"
     "handbook|tutorial|reference|changelog|notes?|readme|text|section|appendix|newsletter|issue"
 )
+# Up to two words may stand between: 'this short manual', not 'This installs the library'
+# (an article between opens a phrase of its own: the words before it are a verb's).
 SELF_REFERENCE = re.compile(
-    rf"\b(?:this|the|these)\s+(?:[\w-]+\s+){{0,2}}?(?:{DOCUMENT_WORDS})s?\b"
+    rf"\b(?:this|the|these)\s+(?:(?!(?:the|a|an)\s)[\w-]+\s+){{0,2}}?(?:{DOCUMENT_WORDS})s?\b"
     # 'Here's a list of the command-line arguments': presenting what follows, not pointing back
     # ('There is a modular version' is no such pointer)
     r"|\bhere(?:'s|’s|\s+(?:is|are))\s",
