@@ -14,6 +14,7 @@ from tests.support.shaped import (
     CUT_BY_PAGE_PAGES,
     HTML_DOCS_PAGE,
     HTML_REFERENCE,
+    LIST_LED_PAST_PAGE,
     MANUAL_HEADER,
     ONE_COLUMN_PAGES,
     TWO_COLUMN_PAGES,
@@ -93,6 +94,22 @@ def test_a_sentence_a_page_break_cuts_reads_whole(tmp_path: Path) -> None:
         assert result.answer.startswith(whole)
         assert MANUAL_HEADER not in result.answer
         assert MANUAL_HEADER in result.citations[0].quote  # the span it reads across
+
+
+def test_a_lead_in_a_page_break_cuts_reads_whole_with_its_list(tmp_path: Path) -> None:
+    path = tmp_path / "manual.pdf"
+    path.write_bytes(pdf_drawn(LIST_LED_PAST_PAGE))
+    lead = "Before the first start, the checks to perform are:"
+    result, _ = _ask(path, "What are the checks before the first start?")
+    assert result.answer.splitlines()[:4] == [
+        lead,
+        "- Open the bleed valve.",
+        "- Fill the housing with clean water.",
+        "- Close the bleed valve.",
+    ]
+    result, _ = _ask(path, "When is the housing filled with clean water?")
+    assert result.answer.startswith(f"{lead} Fill the housing with clean water.")
+    assert MANUAL_HEADER not in result.answer
 
 
 def test_a_models_map_prompt_names_the_section_each_chunk_sits_in() -> None:

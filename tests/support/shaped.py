@@ -240,20 +240,39 @@ ONE_COLUMN_PAGES: list[list[tuple[int, int, str]]] = [
 ]
 """A PDF whose running header sits right above each page's first line."""
 
-CUT_BY_PAGE_PAGES: list[list[tuple[int, int, str]]] = [
-    [
-        (72, 750, MANUAL_HEADER),
-        *((72, 720 - 14 * i, line) for i, line in enumerate(lines)),
-        (300, 60, str(number)),
+
+def _numbered_pages(pages: list[list[str]]) -> list[list[tuple[int, int, str]]]:
+    """One column of lines a page, under the running header and over the page's number."""
+    return [
+        [
+            (72, 750, MANUAL_HEADER),
+            *((72, 720 - 14 * i, line) for i, line in enumerate(lines)),
+            (300, 60, str(number)),
+        ]
+        for number, lines in enumerate(pages, start=1)
     ]
-    for number, lines in enumerate(
-        (
-            ["The pump must be primed before the first start.", "Open the bleed valve first."],
-            ["Drain the housing before storing it.", "A pump left full in frost may"],
-            ["crack its housing when the water in it freezes.", "Keep it in a dry room."],
-        ),
-        start=1,
-    )
-]
+
+
+CUT_BY_PAGE_PAGES = _numbered_pages(
+    [
+        ["The pump must be primed before the first start.", "Open the bleed valve first."],
+        ["Drain the housing before storing it.", "A pump left full in frost may"],
+        ["crack its housing when the water in it freezes.", "Keep it in a dry room."],
+    ]
+)
 """A PDF whose sentence runs from the foot of one page (its number below) past the next
 page's running header."""
+
+LIST_LED_PAST_PAGE = _numbered_pages(
+    [
+        ["The pump is delivered dry.", "Before the first start, the checks to perform"],
+        [
+            "are:",
+            "- Open the bleed valve.",
+            "- Fill the housing with clean water.",
+            "- Close the bleed valve.",
+        ],
+        ["The pump can then be started.", "Keep it in a dry room."],
+    ]
+)
+"""A PDF whose list's lead-in a page break cuts: 'the checks to perform' / 'are:'."""

@@ -268,6 +268,9 @@ class Passages:
         block = self.blocks[unit]
         kind = self.structure.kind(block)
         start, end = self.spans[unit]
+        steps = self._list_led_past_page(unit)
+        if steps is not None:
+            return steps
         title = self._run_in_title(unit)
         if title:
             following = self.show(unit + 1)  # a short item is shown whole, title and all
@@ -453,6 +456,10 @@ class Passages:
         start, lead_end = self._last_sentence(lead)
         if kind == Kind.PARAGRAPH and self.spans[unit][0] < start:  # the sentence before it
             start = self.spans[unit][0]
+        last = self._last_unit(lead)
+        whole = self._with_half_before(last) if last >= 0 else None
+        if whole is not None:  # 'the order to perform the checks' / (a page break) / 'is:'
+            return self._listed(whole[0], lead_end, items, whole[1])
         return self._listed(start, lead_end, items)
 
     def list_after(self, unit: int) -> Shown | None:
@@ -492,10 +499,10 @@ class Passages:
             return None
         return Shown(self.spans[unit][0], self.structure[body[-1]].end, text)
 
-    def _listed(self, start: int, lead_end: int, items: list[int]) -> Shown | None:
-        """The lead-in from `start` to `lead_end`, then each item on a line of its own
-        (indented by depth); None when that is too long to be one answer."""
-        lines = [self._read(start, lead_end)]
+    def _listed(self, start: int, lead_end: int, items: list[int], lead: str = "") -> Shown | None:
+        """The lead-in from `start` to `lead_end` (or as `lead` reads it), then each item on
+        a line of its own (indented by depth); None when that is too long to be one answer."""
+        lines = [lead or self._read(start, lead_end)]
         for item in items:
             entry = self.structure[item]
             lines.append(
@@ -710,8 +717,30 @@ class Passages:
         if not self.led_in(block):
             return ""
         parent = self.structure.parent(block)
-        lead = self._read(*self._last_sentence(parent))
+        last = self._last_unit(parent)
+        whole = self._with_half_before(last) if last >= 0 else None
+        lead = whole[1] if whole is not None else self._read(*self._last_sentence(parent))
         return _BULLET.sub("", lead) if self.structure.kind(parent) == Kind.ITEM else lead
+
+    def _list_led_past_page(self, unit: int) -> Shown | None:
+        """The list a lead-in introduces when `unit` is its first half and a page break
+        cuts it ('the RECOMMENDED order to perform the checks' / 'is:'); else None."""
+        halves = self._across_page(unit)
+        if halves is None or halves[0] != unit:
+            return None
+        after = halves[1]
+        if not self._leads_to_list(self.blocks[after], self.spans[after][1]):
+            return None
+        return self.procedure(after)
+
+    def _with_half_before(self, unit: int) -> tuple[int, str] | None:
+        """Where the sentence a page break cuts before `unit` starts, and how it reads
+        whole; None when `unit` is no such sentence's second half."""
+        halves = self._across_page(unit)
+        if halves is None or halves[1] != unit:
+            return None
+        first = self.spans[halves[0]]
+        return first[0], f"{self._read(*first)} {self._read(*self.spans[unit])}"
 
     def _ends_colon(self, block: int) -> bool:
         end = self.structure[block].end
