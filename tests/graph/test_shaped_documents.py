@@ -241,6 +241,33 @@ def test_a_numbered_clauses_marker_is_not_a_sentence_of_its_own(markers: tuple[s
     assert not set(markers) & set(units)
 
 
+LONG_CLAUSE = """  6. Conveying the Firmware.
+
+  You may convey the Firmware in one of these ways:
+
+    a) Convey it inside a device, with a written offer, valid for at least
+    three years and for as long as you offer spare parts or support for
+    that model of the device, to give anyone who holds the device either
+    a copy of the source code on a durable medium customarily used for
+    software, for a price no more than your reasonable cost of copying
+    it, or access to copy the source code from a network server at no
+    charge, provided that the server is kept running and answers within
+    a reasonable time, and that the copy it gives is the same source code
+    that built the Firmware in the device, with every script used to
+    build it and every key needed to install a modified build of it.
+
+    b) Convey it over a network, with the source code beside it.
+"""
+"""A licence clause whose first item is one sentence of 700 characters."""
+
+
+def test_a_sentence_cut_for_its_length_is_shown_whole() -> None:
+    """Units are cut at MAX_SENTENCE_CHARS; the answer still reads the sentence to its end."""
+    result = _ask(LONG_CLAUSE, "How long must the written offer be valid?")
+    assert "valid for at least three years" in result.answer
+    assert "needed to install a modified build of it." in result.answer
+
+
 CONSOLE_README = """# tidekit
 
 ## Installation

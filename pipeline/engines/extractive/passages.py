@@ -31,6 +31,7 @@ _RUN_IN_TITLE = re.compile(
     r"[A-Z][\w'’-]*(?: (?:[A-Z][\w'’-]*|of|or|and|the|a|an|to|for|in|on|by|with|from)){0,6}\."
 )
 _CLOSES_SENTENCE = frozenset(".!?;。！？")
+_ENDS_PIECE = _CLOSES_SENTENCE | frozenset(":\"'”’)]」")
 # Markdown links alone, nothing said beside them.
 _LINKS_ONLY = re.compile(r"\s*(?:\[[^\]\n]*\]\([^()\s]*\)[ \t,;|·]*)+\.?\s*$")
 COMMAND_MAX_CHARS = 100
@@ -51,6 +52,8 @@ TERSE_CHARS = 80
 setting's 'Takes a boolean argument.' names its type, and what it does comes after."""
 HEADING_LEAD_CHARS = 80
 """Longest heading shown before the opening sentence of its section that points back to it."""
+LONG_SENTENCE_CHARS = 1500
+"""Longest sentence shown whole though cut into units for its length (MAX_SENTENCE_CHARS)."""
 STEPS_MAX_CHARS = 1500
 """Most characters of a procedure (lead-in and steps) shown as one answer."""
 CACHED_CHARS = 200_000
@@ -288,6 +291,8 @@ class Passages:
             return self._heading(unit)
         if kind == Kind.TERM:
             return self._term(unit)
+        if kind in (Kind.PARAGRAPH, Kind.ITEM):
+            start, end = self._whole_sentence(unit)
         if kind == Kind.ITEM:
             item = self.structure[block]
             if len(self._read(item.start, item.end)) <= WHOLE_ITEM_CHARS:
@@ -320,6 +325,25 @@ class Passages:
             first, second = (self.spans[half] for half in halves)
             return Shown(first[0], second[1], f"{self._read(*first)} {self._read(*second)}")
         return Shown(start, end, text)
+
+    def _whole_sentence(self, unit: int) -> tuple[int, int]:
+        """The span of the sentence `unit` is a piece of, when a sentence longer than
+        MAX_SENTENCE_CHARS was cut into pieces (GPLv3's 'b) Convey the object code in ...'
+        runs 900 characters) and the whole is at most LONG_SENTENCE_CHARS; else the unit's."""
+        first = last = unit
+        while first > 0 and self.blocks[first - 1] == self.blocks[unit] and self._cut(first - 1):
+            first -= 1
+        while self._cut(last) and self._next_in_block(last):
+            last += 1
+        start, end = self.spans[first][0], self.spans[last][1]
+        if self._cut(last) or end - start > LONG_SENTENCE_CHARS:
+            return self.spans[unit]  # no end in reach: text without stops, not a sentence
+        return start, end
+
+    def _cut(self, unit: int) -> bool:
+        """A piece of a sentence cut for its length: long, and not ending it."""
+        start, end = self.spans[unit]
+        return end - start >= MAX_SENTENCE_CHARS // 2 and self.text[end - 1] not in _ENDS_PIECE
 
     def _run_in_title(self, unit: int) -> str:
         """The title a numbered clause opens with, as a sentence of its own, less its
