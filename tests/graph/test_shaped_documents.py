@@ -873,6 +873,36 @@ def test_a_list_question_gets_the_list_under_a_lead_in_ending_in_a_full_stop(
     ]
 
 
+TWO_OPTION_LISTS = """# Codegen options
+
+## linker-flavor
+
+This flag sets the flavour of the linker. Valid options are:
+
+- gcc: use the cc executable
+- ld: use the ld executable
+- msvc: use the link.exe executable
+
+## overflow
+
+This option sets what happens when an integer arithmetic operation overflows.
+
+- wrap: keep the low bits of the result
+- trap: stop the program with an error
+"""
+
+
+def test_a_list_answer_is_not_joined_by_a_list_about_something_else() -> None:
+    """The linker's list matches 'valid values ... option' as well as the overflow list
+    does, but is not about overflow: the answer shows one list; the other is a citation."""
+    result = _ask(TWO_OPTION_LISTS, "What are the valid values of the overflow option?")
+    assert result.answer.splitlines() == [
+        "This option sets what happens when an integer arithmetic operation overflows.",
+        "- wrap: keep the low bits of the result",
+        "- trap: stop the program with an error",
+    ]
+
+
 FLAG_SECTIONS = """# Command-line arguments
 
 ## -q/--quiet: print nothing but errors

@@ -29,6 +29,7 @@ from pipeline.engines.extractive.retrieval import (
     best_hits,
     build_query,
     diverse_order,
+    hold_rarest,
     score_sentences,
 )
 from pipeline.engines.meter import Meter
@@ -168,6 +169,12 @@ class ExtractiveEngine:
         shown = [
             e for e in ranked[: self.settings.answer_sentences] if e.score >= ranked[0].score / 2
         ]
+        if len(shown) > 1 and "\n" in shown[0].reads:
+            # A list answers a question for several things whole; another part beside it
+            # must be about the same thing, or it reads as more of them: rustc's linker
+            # flavours under the values of 'panic'. It stays a citation.
+            same = hold_rarest(question, shown[0].reads, [e.reads for e in shown[1:]])
+            shown = [shown[0], *(e for e, keep in zip(shown[1:], same, strict=True) if keep)]
         return Draft(
             text=_compose(_in_reading_order(shown)),
             evidence=ranked,

@@ -1533,6 +1533,20 @@ def diverse_order(question: str, sentences: list[str], scores: list[float], k: i
     return order[:k]
 
 
+def hold_rarest(question: str, best: str, others: list[str]) -> list[bool]:
+    """Whether each of `others` holds the rarest in English (see rarity.py) of the question's
+    terms that `best` holds: of 'What are the valid values of the panic option?', 'panic',
+    not 'valid' or 'option'. All True when the question is not English or `best` holds none."""
+    terms = query_terms(content_question(question))
+    finder = TermFinder(terms)
+    held = {t for _, t in finder.find(fold(best))}
+    if not held or any(is_cjk_term(t) for t in terms):
+        return [True] * len(others)
+    rare = rarity(question, terms)
+    rarest = max(sorted(held), key=lambda t: rare.get(t, 0.0))
+    return [any(t == rarest for _, t in finder.find(fold(other))) for other in others]
+
+
 def _share_cited(terms: set[str], cited: set[str]) -> float:
     """Share of a sentence's question terms already cited (all, if it holds none)."""
     return len(terms & cited) / len(terms) if terms else 1.0
