@@ -268,6 +268,43 @@ def test_a_sentence_cut_for_its_length_is_shown_whole() -> None:
     assert "needed to install a modified build of it." in result.answer
 
 
+CONDITIONS = """   4. Redistribution. You may give away copies of the Work in any medium,
+      provided that You meet the following conditions:
+
+      (a) You must give every recipient a copy of this License; and
+
+      (b) You must mark every file You changed with a notice saying so; and
+
+      (c) You must keep every notice of authorship that the Work carries.
+
+   5. Trademarks. This License grants no right to use the Licensor's names.
+"""
+"""A numbered clause whose last sentence leads in to lettered sub-items."""
+
+_MORE = " More is said about this condition in the notes at the end of the Work." * 8
+
+
+def test_a_clause_leading_in_to_its_sub_items_is_shown_with_them() -> None:
+    result = _ask(CONDITIONS, "What conditions must I meet when I give away copies?")
+    assert result.answer.splitlines() == [
+        "You may give away copies of the Work in any medium, provided that You meet the "
+        "following conditions:",
+        "  (a) You must give every recipient a copy of this License; and",
+        "  (b) You must mark every file You changed with a notice saying so; and",
+        "  (c) You must keep every notice of authorship that the Work carries.",
+    ]
+
+
+def test_a_list_too_long_to_show_whole_shows_each_items_opening() -> None:
+    text = CONDITIONS.replace("; and\n", f".{_MORE}\n").replace("carries.", f"carries.{_MORE}")
+    lines = _ask(text, "What conditions must I meet when I give away copies?").answer.splitlines()
+    assert lines[1:] == [
+        "  (a) You must give every recipient a copy of this License. …",
+        "  (b) You must mark every file You changed with a notice saying so. …",
+        "  (c) You must keep every notice of authorship that the Work carries. …",
+    ]
+
+
 CONSOLE_README = """# tidekit
 
 ## Installation

@@ -291,6 +291,10 @@ class Passages:
             return self._heading(unit)
         if kind == Kind.TERM:
             return self._term(unit)
+        if kind == Kind.ITEM and self._leads_to_list(block, end):
+            steps = self.procedure(unit)  # a clause leading in to its sub-items: '(a) ...'
+            if steps is not None:
+                return steps
         if kind in (Kind.PARAGRAPH, Kind.ITEM):
             start, end = self._whole_sentence(unit)
         if kind == Kind.ITEM:
@@ -464,7 +468,9 @@ class Passages:
         settings:') or any of its items; None if the unit is in no such list."""
         block = self.blocks[unit]
         kind = self.structure.kind(block)
-        if kind == Kind.ITEM:
+        if kind == Kind.ITEM and self._leads_to_list(block, self.spans[unit][1]):
+            lead = block  # a clause whose last sentence leads in to its sub-items
+        elif kind == Kind.ITEM:
             lead = self.structure.parent(block)
             while lead >= 0 and self.structure.kind(lead) == Kind.ITEM:
                 lead = self.structure.parent(lead)
@@ -472,7 +478,9 @@ class Passages:
             lead = block
         else:
             return None
-        if lead < 0 or self.structure.kind(lead) != Kind.PARAGRAPH or not self._ends_colon(lead):
+        if lead < 0 or not self._ends_colon(lead):
+            return None
+        if self.structure.kind(lead) not in (Kind.PARAGRAPH, Kind.ITEM):
             return None
         items = [b for b in range(lead + 1, len(self.structure)) if self._under(b, lead)]
         if not items:
@@ -526,16 +534,25 @@ class Passages:
     def _listed(self, start: int, lead_end: int, items: list[int], lead: str = "") -> Shown | None:
         """The lead-in from `start` to `lead_end` (or as `lead` reads it), then each item on
         a line of its own (indented by depth); None when that is too long to be one answer."""
-        lines = [lead or self._read(start, lead_end)]
-        for item in items:
-            entry = self.structure[item]
-            lines.append(
-                "  " * entry.level + self._item_text(entry.start, entry.end, item, keep=True)
-            )
-        text = "\n".join(lines)
+        lead = lead or self._read(start, lead_end)
+        text = "\n".join([lead, *(self._listed_item(item, whole=True) for item in items)])
+        if len(text) > STEPS_MAX_CHARS:  # each item by its opening sentence, then
+            text = "\n".join([lead, *(self._listed_item(item, whole=False) for item in items)])
         if len(text) > STEPS_MAX_CHARS:
             return None
         return Shown(start, self.structure[items[-1]].end, text)
+
+    def _listed_item(self, item: int, whole: bool) -> str:
+        """An item on a line of its own, indented by depth: whole, or its opening sentence
+        and '…' when more follows (Apache-2.0's four conditions for redistribution run
+        2,000 characters; their openings say what each asks)."""
+        entry = self.structure[item]
+        end = entry.end
+        first = self.first[item]
+        if not whole and first >= 0:
+            end = self._whole_sentence(first)[1]
+        text = self._item_text(entry.start, end, item, keep=True)
+        return "  " * entry.level + (text if end == entry.end else f"{text} …")
 
     def term_name(self, block: int) -> str:
         """A term as a reader names it: its text, after its parent term's first word
