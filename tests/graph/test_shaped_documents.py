@@ -893,7 +893,9 @@ This flag removes debugging information from the output binary.
         (
             CODEGEN_OPTIONS,
             "What are the values of the overflow option?",
-            "This option sets what happens when an integer arithmetic operation overflows.",
+            # 'This option' points back to its heading, which says which option
+            "overflow — This option sets what happens when an integer arithmetic operation "
+            "overflows.",
         ),
         (OVERFLOW_MODES, "What are the overflow modes?", "The compiler offers three of them."),
     ],
@@ -934,7 +936,7 @@ def test_a_list_answer_is_not_joined_by_a_list_about_something_else() -> None:
     does, but is not about overflow: the answer shows one list; the other is a citation."""
     result = _ask(TWO_OPTION_LISTS, "What are the valid values of the overflow option?")
     assert result.answer.splitlines() == [
-        "This option sets what happens when an integer arithmetic operation overflows.",
+        "overflow — This option sets what happens when an integer arithmetic operation overflows.",
         "- wrap: keep the low bits of the result",
         "- trap: stop the program with an error",
     ]

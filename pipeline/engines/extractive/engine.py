@@ -397,7 +397,10 @@ def _shown(
     listed = passages.procedure(lead_in) if whole_list else None
     if listed is None and several:
         listed = passages.list_after(lead_in)
-    shown = listed or passages.under_heading(unit, passages.show(unit))
+    if listed is not None:
+        shown = passages.under_heading(lead_in, listed)
+    else:
+        shown = passages.under_heading(unit, passages.show(unit))
     shown = (
         passages.in_release(unit, shown) if release else passages.in_section(unit, shown, category)
     )

@@ -365,12 +365,15 @@ class Passages:
         return words[:-1] if _RUN_IN_TITLE.fullmatch(words) else ""
 
     def under_heading(self, unit: int, shown: Shown) -> Shown:
-        """`shown` (the unit as show() reads it) after the heading it points back to, when
-        it is a section's opening sentence as it stands: under '## -V/--version: print a
-        version', 'This flag will print out rustc's version.' says which flag only with it."""
+        """`shown` (the unit as show() reads it, or a list it leads in to) after the heading
+        it points back to, when it is a section's opening sentence as it stands: under
+        '## -V/--version: print a version', 'This flag will print out rustc's version.' says
+        which flag only with it, and under '## panic', 'This option lets you control ...:'
+        which option its values are of."""
         heading = self.heading_pointed_at(unit)
-        if heading < 0 or (shown.start, shown.end) != self.spans[unit]:
-            return shown  # no such heading, or the unit reads with more than itself
+        start, end = self.spans[unit]
+        if heading < 0 or shown.start != start or not shown.text.startswith(self._read(start, end)):
+            return shown  # no such heading, or the unit reads as more than itself
         return Shown(shown.start, shown.end, f"{self.heading_text(heading)} — {shown.text}")
 
     def heading_pointed_at(self, unit: int) -> int:
