@@ -170,9 +170,9 @@ class ExtractiveEngine:
             e for e in ranked[: self.settings.answer_sentences] if e.score >= ranked[0].score / 2
         ]
         if len(shown) > 1 and "\n" in shown[0].reads:
-            # A list answers a question for several things whole; another part beside it
-            # must be about the same thing, or it reads as more of them: rustc's linker
-            # flavours under the values of 'panic'. It stays a citation.
+            # A part on lines of its own (a list, or a lead-in and its example) answers
+            # whole; another beside it must be about the same thing, or it reads as more of
+            # it: rustc's linker flavours under the values of 'panic'. It stays a citation.
             same = hold_rarest(question, shown[0].reads, [e.reads for e in shown[1:]])
             shown = [shown[0], *(e for e, keep in zip(shown[1:], same, strict=True) if keep)]
         return Draft(

@@ -271,13 +271,14 @@ class Passages:
         block = self.blocks[unit]
         kind = self.structure.kind(block)
         start, end = self.spans[unit]
-        steps = self._list_led_past_page(unit)
+        halves = self._across_page(unit)
+        steps = self._list_led_past_page(halves) if halves and halves[0] == unit else None
         if steps is not None:
             return steps
         title = self._run_in_title(unit)
         if title:
             following = self.show(unit + 1)  # a short item is shown whole, title and all
-            text = following.text if following.start <= start else f"{title}: {following.text}"
+            text = following.text if following.start <= start else _led(title, following.text)
             return Shown(min(start, following.start), following.end, text)
         if kind in (Kind.PARAGRAPH, Kind.CODE):
             joined = self._around_command(unit) or self._with_example(unit)
@@ -305,7 +306,6 @@ class Passages:
             # A lead-in reads on into its items' openings, not into a sentence deep inside
             # one: '... the following elements, and in any order: The default weight ...'.
             lead = self._lead_in(block) if start == item.start else ""
-            halves = self._across_page(unit)
             if halves is not None:  # the item goes on past a page break
                 end = self.spans[halves[1]][1]
                 text = f"{text} {self._read(*self.spans[halves[1]])}"
@@ -324,7 +324,6 @@ class Passages:
             steps = self.procedure(unit)
             if steps is not None:
                 return steps
-        halves = self._across_page(unit)
         if halves is not None:  # one sentence, cut by a page's footer and the next's header
             first, second = (self.spans[half] for half in halves)
             return Shown(first[0], second[1], f"{self._read(*first)} {self._read(*second)}")
@@ -350,10 +349,10 @@ class Passages:
         return end - start >= MAX_SENTENCE_CHARS // 2 and self.text[end - 1] not in _ENDS_PIECE
 
     def _run_in_title(self, unit: int) -> str:
-        """The title a numbered clause opens with, as a sentence of its own, less its
-        stop ('7. Disclaimer of Warranty. Unless required by ...' -> 'Disclaimer of
-        Warranty'), when a sentence follows it in the clause; else ''. Only in a list item or
-        after a marker: a paragraph of prose may open with a short sentence ('Yes.')."""
+        """The title a numbered clause opens with, as a sentence of its own ('7. Disclaimer
+        of Warranty. Unless required by ...' -> 'Disclaimer of Warranty.'), when a sentence
+        follows it in the clause; else ''. Only in a list item or after a marker: a paragraph
+        of prose may open with a short sentence ('Yes.')."""
         block = self.blocks[unit]
         if self.first[block] != unit or not self._next_in_block(unit):
             return ""
@@ -362,7 +361,7 @@ class Passages:
         words = without_marker(text)
         if kind != Kind.ITEM and (kind != Kind.PARAGRAPH or words == text):
             return ""
-        return words[:-1] if _RUN_IN_TITLE.fullmatch(words) else ""
+        return words if _RUN_IN_TITLE.fullmatch(words) else ""
 
     def under_heading(self, unit: int, shown: Shown) -> Shown:
         """`shown` (the unit as show() reads it, or a list it leads in to) after the heading
@@ -723,9 +722,7 @@ class Passages:
         if following != unit:
             shown = self.show(following)
             start = self.spans[unit][0]
-            # '15. Disclaimer of Warranty.' leads in as '15. Disclaimer of Warranty:'
-            lead = title[:-1] if title.endswith((".", ":")) else title
-            return Shown(start, shown.end, f"{lead}: {shown.text}")
+            return Shown(start, shown.end, _led(title, shown.text))
         start, end = self.spans[unit]
         return Shown(start, end, title)
 
@@ -766,12 +763,9 @@ class Passages:
         lead = whole[1] if whole is not None else self._read(*self._last_sentence(parent))
         return _BULLET.sub("", lead) if self.structure.kind(parent) == Kind.ITEM else lead
 
-    def _list_led_past_page(self, unit: int) -> Shown | None:
-        """The list a lead-in introduces when `unit` is its first half and a page break
-        cuts it ('the RECOMMENDED order to perform the checks' / 'is:'); else None."""
-        halves = self._across_page(unit)
-        if halves is None or halves[0] != unit:
-            return None
+    def _list_led_past_page(self, halves: tuple[int, int]) -> Shown | None:
+        """The list a lead-in introduces, shown for its first half, when a page break cuts
+        it into `halves` ('the RECOMMENDED order to perform the checks' / 'is:'); else None."""
         after = halves[1]
         if not self._leads_to_list(self.blocks[after], self.spans[after][1]):
             return None
@@ -807,6 +801,13 @@ class Passages:
         if self.structure.kind(block) != Kind.ITEM:
             return False
         return lead in self.structure.ancestors(block)
+
+
+def _led(title: str, text: str) -> str:
+    """`text` after the title that leads in to it: '15. Disclaimer of Warranty.' leads in
+    as '15. Disclaimer of Warranty: ...'."""
+    lead = title[:-1] if title.endswith((".", ":")) else title
+    return f"{lead}: {text}"
 
 
 @lru_cache(maxsize=8)

@@ -13,7 +13,8 @@ import functools
 
 from wordfreq import zipf_frequency
 
-from pipeline.engines.extractive.terms import WORD, tokens
+from pipeline.engines.extractive.terms import WORD, fold, tokens
+from pipeline.text.scripts import CJK_CHAR
 
 MOST_COMMON = 8.0
 """A word's rarity is MOST_COMMON minus its Zipf frequency (log10 of uses per billion
@@ -24,6 +25,12 @@ LIST = "large"
 """wordfreq's 321,000-word English list (the small one stops at 29,000 words and calls
 'probabilistic' unknown): read once, on the first English question, in 0.2 s, and held in
 about 37 MB of memory."""
+
+
+def weighs(question: str) -> bool:
+    """Whether rarity applies: a question written without CJK letters. For Japanese and
+    Chinese, frequencies summed from wordfreq's word lists over bigrams ranked worse."""
+    return CJK_CHAR.search(fold(question)) is None
 
 
 def rarity(question: str, terms: list[str]) -> dict[str, float]:

@@ -26,7 +26,7 @@ from pipeline.engines.extractive import skim
 from pipeline.engines.extractive.decisive import Decisive, Usage, decide
 from pipeline.engines.extractive.options import options_not_held
 from pipeline.engines.extractive.passages import Passages, whole_structure
-from pipeline.engines.extractive.rarity import MOST_COMMON, rarity
+from pipeline.engines.extractive.rarity import MOST_COMMON, rarity, weighs
 from pipeline.engines.extractive.releases import RELEASE_WORDS, asks_for_latest, newest_release
 from pipeline.engines.extractive.terms import (
     LITERAL,
@@ -781,8 +781,7 @@ def build_query(
     # of '開いた', see terms.lone_stems) and the kind a question asks for ('球団' of
     # '...獲得した球団は', see units.asked_kind_terms).
     uncounted = lone_stems(question) | asked_kind_terms(question)
-    latin = not coverage and _KANA_CHAR.search(question) is None
-    rare = rarity(question, list(idf)) if latin else {}  # for ranking, see RANK_RARITY
+    rare = rarity(question, list(idf)) if weighs(question) else {}  # ranking: RANK_RARITY
     if (weighed != idf or uncounted) and not coverage:
         # Per-word weights rank sentences; the not-found threshold keeps the idf share it
         # was calibrated on (as units: each term at its idf). On it, per-word weights
@@ -1540,7 +1539,7 @@ def hold_rarest(question: str, best: str, others: list[str]) -> list[bool]:
     terms = query_terms(content_question(question))
     finder = TermFinder(terms)
     held = {t for _, t in finder.find(fold(best))}
-    if not held or any(is_cjk_term(t) for t in terms):
+    if not held or not weighs(question):
         return [True] * len(others)
     rare = rarity(question, terms)
     rarest = max(sorted(held), key=lambda t: rare.get(t, 0.0))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 import re
 
+from pipeline.text.layout import LIST_MARKER
+
 # A sentence ends at Latin punctuation followed by whitespace and something that is not a
 # lowercase letter ("e.g. this" does not end), an ellipsis, a comma ('"squash! ..." or'
 # goes on) or an operator ('the factorial (p − 1)! + 1 is divisible'; a contents page's
@@ -49,10 +51,6 @@ _ABBREVIATIONS = frozenset(
 
 _LAST_WORD = re.compile(r"(?:(?<=\s)|^)\S+$")
 
-# A numbered item's marker, which _END_IN_BLOCK would take for a sentence ('7. Disclaimer',
-# 'a. The modified work', 'iv. The term').
-_MARKER_ONLY = re.compile(r"(?:\d{1,3}|[a-z]|[ivxlc]{1,5})\.")
-
 # Text without punctuation (PDF extraction, tables) must not become one huge "sentence":
 # spans longer than this are cut, preferably at whitespace. 600 chars is ~100 English words.
 MAX_SENTENCE_CHARS = 600
@@ -87,8 +85,10 @@ def block_sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
         _add(text, begin, cut, 0, spans)
         begin = cut
     _add(text, begin, end, 0, spans)
-    if len(spans) > 1 and _MARKER_ONLY.fullmatch(text, *spans[0]):
-        spans[:2] = [(spans[0][0], spans[1][1])]  # '7.' numbers the item; it is no sentence
+    # An item's marker that _END_IN_BLOCK took for a sentence ('7. Disclaimer', 'a. The
+    # modified work') numbers the item; it is no sentence.
+    if len(spans) > 1 and LIST_MARKER.fullmatch(text, *spans[0]):
+        spans[:2] = [(spans[0][0], spans[1][1])]
     return spans
 
 
