@@ -8,8 +8,9 @@ realistic distractors. The Korean set is ours (tests/bench/data/korean_qa.json).
 
 The baseline is plain BM25 (k1 1.5, b 0.75, Lucene idf) over the same sentences, with
 every character bigram of each CJK run and lowercase words as terms: no stopwords, no
-context, no threshold. Its top-1 is its best sentence, so it is compared with the
-engine's first cited sentence, not with the engine's (up to two-sentence) answer.
+context, no threshold. Its best sentence is compared with the engine's first cited
+sentence; the engine's answer text (up to two units) with BM25's best sentences, as many as
+the answer text holds (shown_sentences): each side then shows the reader as much.
 """
 
 from __future__ import annotations
@@ -109,6 +110,11 @@ class PlainBM25:
             if score > 0:
                 scores.append((-score, index))
         return [self.sentences[i] for _, i in sorted(scores)[:k]]
+
+
+def shown_sentences(answer: str) -> int:
+    """Sentences in an answer text (at least one), by the splitter the baseline uses."""
+    return max(1, len(sentence_spans(answer)))
 
 
 def hit(answers: list[str], text: str) -> bool:
