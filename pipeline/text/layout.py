@@ -385,6 +385,10 @@ class _Analyser:
         content = self.l.content(i)
         return content[-1] in _CLOSING and not content.endswith("...")
 
+    def _clause_on(self, i: int) -> bool:
+        """Line i goes on with the clause line i - 1 leaves open with a comma."""
+        return self.l.content(i - 1)[-1] == "," and self.l.content(i)[0].islower()
+
     def _numbered_heading(self, i: int) -> bool:
         """'0. Definitions.' alone, with no numbered item after it: a section title."""
         if not (_NUMBERED.match(self.l.content(i)) and self._alone(i)):
@@ -599,8 +603,10 @@ class _Analyser:
                 break
             # Less indented after a line that closes: the text after the list. After one that
             # does not, the item's sentence goes on at the margin ('  5. A program that
-            # ... portion of the' / 'Library, but is designed ...'), as licences wrap it.
-            if ln.indents[j] < indent and self._closes(j - 1):
+            # ... portion of the' / 'Library, but is designed ...'), as licences wrap it;
+            # after a comma, when the line goes on in lowercase ('(or a work based on it,' /
+            # 'under Section 2) in object code ...').
+            if ln.indents[j] < indent and self._closes(j - 1) and not self._clause_on(j):
                 break
             if _FENCE.match(line) or self._table_starts(j):
                 break

@@ -1054,3 +1054,94 @@ def test_an_example_opening_the_lowercase_sentence_after_it_is_its_subject() -> 
     assert passages.show(unit).text == (
         "-W --wide: `pack -W crate/*` will pack crate/a and crate/b into one crate."
     )
+
+
+CHOICES = """  3. You may change your copy of the Firmware in any way, provided that you
+mark each changed file with the date of the change, and provided that you
+do at least ONE of the following:
+
+    a) publish your changes under these terms, so that anyone may use them.
+
+    b) use the changed Firmware only within your own organization.
+
+    c) give the changed programs names that differ from the original ones.
+
+  4. You may charge a fee for the physical act of copying the Firmware.
+"""
+"""A clause whose conditions are choices: any one of them will do."""
+
+
+def test_an_item_offered_as_a_choice_is_shown_with_the_other_choices() -> None:
+    """'b) use ... only within your own organization' alone reads as what the clause
+    requires; the lead-in says any one of three will do, and the answer shows all three."""
+    answer = _ask(CHOICES, "Can I use the changed Firmware within my organization?").answer
+    assert answer.startswith("3. You may change your copy of the Firmware in any way")
+    for choice in ("a) publish your changes", "b) use the changed", "c) give the changed"):
+        assert choice in answer
+
+
+COLLECTIONS = """# Collections
+
+## When should you use which collection?
+
+#### Use a Vec when:
+
+- You want a stack.
+- You want a resizable array.
+
+#### Use a LinkedList when:
+
+- You want a list of unknown size, and cannot tolerate amortization.
+- You want to split and append lists cheaply.
+
+#### Use a HashMap when:
+
+- You want a cache.
+- You want to associate keys with values.
+"""
+"""Rust's collections overview in shape: headings ending ':' lead in to their lists."""
+
+
+@pytest.mark.parametrize(
+    ("question", "reads"),
+    [
+        ("Which collection should I use for a cache?", "Use a HashMap when: You want a cache."),
+        ("What if the size is unknown?", "Use a LinkedList when: You want a list of unknown"),
+    ],
+)
+def test_an_item_reads_after_the_heading_that_leads_in_to_its_list(
+    question: str, reads: str
+) -> None:
+    """'You want a cache.' alone does not say which collection it is a reason for."""
+    assert _ask(COLLECTIONS, question).answer.startswith(reads)
+
+
+EXAMPLE_ITEMS = """EXAMPLES
+   Searching files by age
+       •      Search for files in your home directory which have been modified
+              in the last twenty-four hours.
+
+                  $ find $HOME -mtime 0
+
+              This command works this way because the time since each file was
+              last modified is divided by 24 hours.
+
+   Searching files by permissions
+       •      Search for files which are executable but not readable.
+
+                  $ find /sbin /usr/sbin -executable \\! -readable -print
+"""
+"""find(1)'s examples: each a bulleted description with its command indented under it."""
+
+
+@pytest.mark.parametrize(
+    ("question", "command"),
+    [
+        ("How do I find files modified in the last day?", "`$ find $HOME -mtime 0`"),
+        ("How do I find executable files that are not readable?", "-executable \\! -readable"),
+    ],
+)
+def test_an_examples_description_reads_with_its_command(question: str, command: str) -> None:
+    answer = _ask(EXAMPLE_ITEMS, question).answer
+    assert answer.startswith("Search for files")
+    assert command in answer.split("\n")[0]

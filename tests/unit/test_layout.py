@@ -184,6 +184,18 @@ def test_a_numbered_item_wrapped_back_to_the_margin_stays_one_item() -> None:
     assert not any(text[b.start : b.end].startswith(("Library, but", "work falls")) for b in s)
 
 
+def test_an_item_wrapped_to_the_margin_after_a_comma_goes_on_in_lowercase() -> None:
+    text = (
+        "  3. You may copy and distribute the Program (or a work based on it,\n"
+        "under Section 2) in object code provided that you also do one of the following:\n\n"
+        "    a) Accompany it with the source code; or,\n"
+    )
+    s = analyse(text)
+    item = _find(text, s, Kind.ITEM, "3. You may")
+    assert text[s[item].start : s[item].end].endswith("one of the following:")
+    assert s.parent(_find(text, s, Kind.ITEM, "a) Accompany")) == item
+
+
 def test_an_item_that_closes_its_sentence_ends_at_the_margin() -> None:
     text = "Steps:\n  1. Open the lid.\nThe lid opens to the left.\n"
     s = analyse(text)
@@ -262,3 +274,18 @@ def test_a_formula_wrapped_inside_brackets_stays_one_sentence() -> None:
         " are dangerous by-products of oxygen use in organisms."
     )
     assert [b.kind for b in analyse(SUBSCRIPTS)] == [Kind.PARAGRAPH, Kind.PARAGRAPH]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Search with find . -name core from the top of the tree.",
+        "Such files are not executable for anybody (! -perm /111 or ! -perm /a+x).",
+    ],
+)
+def test_a_stop_standing_as_an_operand_ends_no_sentence(sentence: str) -> None:
+    text = f"{sentence} The next sentence follows."
+    assert [text[a:b] for a, b in Passages.read(text).spans] == [
+        sentence,
+        "The next sentence follows.",
+    ]

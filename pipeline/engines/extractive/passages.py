@@ -24,12 +24,17 @@ from pipeline.text.reflow import Known, known_in, reflow
 from pipeline.text.structure import Kind, Structure
 
 _LABELS = (Kind.HEADING, Kind.TERM)
+_LEADS_IN = (Kind.PARAGRAPH, Kind.ITEM, Kind.HEADING)
 _HEADING_MARKS = re.compile(r"^(?:#{1,6}[ \t]+|\*{1,6} )|[ \t]+#+$|^\*\*(.*)\*\*:?$")
 _BULLET = re.compile(rf"^{BULLET_CLASS}[ \t]+")
 # A clause's run-in title: a few capitalized words (joined by small ones) and a full stop.
 _RUN_IN_TITLE = re.compile(
     r"[A-Z][\w'’-]*(?: (?:[A-Z][\w'’-]*|of|or|and|the|a|an|to|for|in|on|by|with|from)){0,6}\."
 )
+_CHOICE = re.compile(r"\b(?:one|either|one or more) of the following\b", re.IGNORECASE)
+"""A lead-in offering its items as choices: 'provided that you do at least ONE of the
+following:'. Not 'any of the following': 'may contain any of the following elements'."""
+_PROMPT = re.compile(r"[$%#>] \S")
 _CLOSES_SENTENCE = frozenset(".!?;。！？")
 _ENDS_PIECE = _CLOSES_SENTENCE | frozenset(":\"'”’)]」")
 # Markdown links alone, nothing said beside them.
@@ -280,7 +285,7 @@ class Passages:
             following = self.show(unit + 1)  # a short item is shown whole, title and all
             text = following.text if following.start <= start else _led(title, following.text)
             return Shown(min(start, following.start), following.end, text)
-        if kind in (Kind.PARAGRAPH, Kind.CODE):
+        if kind in (Kind.PARAGRAPH, Kind.CODE, Kind.ITEM):
             joined = self._around_command(unit) or self._with_example(unit)
             if joined is not None:
                 return self._under_term(block, joined)
@@ -296,6 +301,10 @@ class Passages:
             steps = self.procedure(unit)  # a clause leading in to its sub-items: '(a) ...'
             if steps is not None:
                 return steps
+        if kind == Kind.ITEM and self.led_in(block) and self._read_whole(unit):
+            choices = self._choices(block)  # not for a sentence deep inside a long item
+            if choices is not None:
+                return choices
         if kind in (Kind.PARAGRAPH, Kind.ITEM):
             start, end = self._whole_sentence(unit)
         if kind == Kind.ITEM:
@@ -328,6 +337,14 @@ class Passages:
             first, second = (self.spans[half] for half in halves)
             return Shown(first[0], second[1], f"{self._read(*first)} {self._read(*second)}")
         return Shown(start, end, text)
+
+    def _read_whole(self, unit: int) -> bool:
+        """The list item `unit` is in reads as one from it: it is short, or `unit` opens it."""
+        block = self.blocks[unit]
+        item = self.structure[block]
+        return (
+            self.first[block] == unit or len(self._read(item.start, item.end)) <= WHOLE_ITEM_CHARS
+        )
 
     def _whole_sentence(self, unit: int) -> tuple[int, int]:
         """The span of the sentence `unit` is a piece of, when a sentence longer than
@@ -443,6 +460,8 @@ class Passages:
             if heading == block:
                 return shown  # the heading itself is the answer
             title = self.heading_text(heading)
+            if shown.text.startswith(title):
+                return shown  # an item its release's heading leads in to
             if _RELEASE_HEADING.search(title):
                 return Shown(shown.start, shown.end, f"{title}: {shown.text}")
         return shown
@@ -462,7 +481,7 @@ class Passages:
         if not set(category) & set(iter_tokens(title)):
             return shown
         if set(category) <= set(iter_tokens(shown.text)):
-            return shown  # the row says it itself
+            return shown  # the row (or the heading leading in to it) says it itself
         return Shown(shown.start, shown.end, f"{title}: {shown.text}")
 
     def procedure(self, unit: int) -> Shown | None:
@@ -495,6 +514,23 @@ class Passages:
         if whole is not None:  # 'the order to perform the checks' / (a page break) / 'is:'
             return self._listed(whole[0], lead_end, items, whole[1])
         return self._listed(start, lead_end, items)
+
+    def _choices(self, block: int) -> Shown | None:
+        """An item of a list its lead-in offers as choices, shown with the others: 'b) use
+        the modified Package only within your corporation' alone reads as what the Artistic
+        Licence requires of a modified copy, where it asks for one of four. None for a list
+        of another kind, or one too long to be one answer."""
+        lead = self.structure.parent(block)
+        reads = self._lead_in(block)
+        if not _CHOICE.search(reads):
+            return None
+        start, lead_end = self._last_sentence(lead)
+        last = self._last_unit(lead)
+        whole = self._with_half_before(last) if last >= 0 else None
+        if whole is not None:  # the lead-in starts on the page before
+            start = whole[0]
+        items = [b for b in range(lead + 1, len(self.structure)) if self._under(b, lead)]
+        return self._listed(start, lead_end, items, reads)
 
     def list_after(self, unit: int) -> Shown | None:
         """A paragraph's last sentence with the list right under it, for a question that
@@ -622,6 +658,9 @@ class Passages:
         """A lead-in's reading: reStructuredText's 'Install it with pip::' before its
         literal block reads 'Install it with pip:'."""
         text = self._read(*self.spans[unit])
+        block = self.blocks[unit]
+        if self.structure.kind(block) == Kind.ITEM and self.first[block] == unit:
+            text = _BULLET.sub("", text)
         return text[:-1] if text.endswith("::") else text
 
     def _command_parts(self, block: int) -> tuple[int, ...] | None:
@@ -644,7 +683,10 @@ class Passages:
         if ending in _CLOSES_SENTENCE:
             # the command is the subject of the lowercase sentence after it: zip's
             # 'zip -R */bar.c' / 'will zip up foo/foo1/bar.c.'
-            return (-1, command, rest) if rest >= 0 else None
+            if rest >= 0:
+                return -1, command, rest
+            line = self._command_line(block)
+            return (lead, command) if line and self._item_example(block, line) else None
         if rest >= 0 and ending != ":":
             return lead, command, rest
         return (lead, command) if ending == ":" else None
@@ -670,10 +712,22 @@ class Passages:
         return None
 
     def _lead_before(self, block: int) -> int:
-        """The last sentence of the paragraph just before `block`; -1 if that is no paragraph."""
-        if self.structure.kind(block - 1) != Kind.PARAGRAPH:
-            return -1
-        return self._last_unit(block - 1)
+        """The last sentence of the paragraph just before `block`, or of the list item it sits
+        in; -1 if that is neither."""
+        before = self.structure.kind(block - 1)
+        if before == Kind.PARAGRAPH or (before == Kind.ITEM and self._in_item(block)):
+            return self._last_unit(block - 1)
+        return -1
+
+    def _in_item(self, block: int) -> bool:
+        """`block` opens the body of the list item just before it."""
+        return self.structure.parent(block) == block - 1
+
+    def _item_example(self, block: int, line: str) -> bool:
+        """`line`, block's command, is the example of the list item it sits in: find(1)'s
+        '•  Search for files ... modified in the last twenty-four hours.' / '$ find $HOME
+        -mtime 0'. Only a command after a shell prompt: an item's deeper line may be prose."""
+        return self.structure.kind(block - 1) == Kind.ITEM and _PROMPT.match(line) is not None
 
     def _command_line(self, block: int) -> str | None:
         """The command a block holds, if it is one short line set off from the prose around
@@ -748,16 +802,19 @@ class Passages:
         return text
 
     def led_in(self, block: int) -> bool:
-        """Whether a block is an item of a list that a paragraph or an item ending in ':'
-        introduces ('... meet all of these conditions:' / 'a) The modified work ...')."""
+        """Whether a block is an item of a list that a paragraph, an item or a heading ending
+        in ':' introduces ('... meet all of these conditions:' / 'a) The modified work ...';
+        '#### Use a LinkedList when:' / '- You want a Vec or VecDeque of unknown size')."""
         parent = self.structure.parent(block)
-        leads = parent >= 0 and self.structure.kind(parent) in (Kind.PARAGRAPH, Kind.ITEM)
+        leads = parent >= 0 and self.structure.kind(parent) in _LEADS_IN
         return leads and self.structure.kind(block) == Kind.ITEM and self._ends_colon(parent)
 
     def _lead_in(self, block: int) -> str:
         if not self.led_in(block):
             return ""
         parent = self.structure.parent(block)
+        if self.structure.kind(parent) == Kind.HEADING:
+            return f"{self.heading_text(parent)}:"
         last = self._last_unit(parent)
         whole = self._with_half_before(last) if last >= 0 else None
         lead = whole[1] if whole is not None else self._read(*self._last_sentence(parent))

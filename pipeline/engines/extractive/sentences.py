@@ -13,12 +13,15 @@ from pipeline.text.layout import LIST_MARKER
 # leader dots '. . .' still end), at CJK enders (no space follows them in Japanese or
 # Chinese), or at a line break unless the next line goes on in
 # lowercase (hard-wrapped prose). Closing quotes and brackets stay with the sentence they close.
+# A '!' or '?' after a space or an open bracket is an operand, not an end ('(! -perm /111
+# or ! -perm /a+x)'), and so is a lone '.' before an option ('find . -name').
 # Each pattern starts with one character class, and each branch checks which character it
 # began at: a leading class lets the regex engine skip straight to candidate characters,
 # which alternatives starting with different classes do not (4x faster on prose).
 _END = re.compile(
     r"""[.!?。！？\n]
-      (?: (?<=[.!?]) [.!?]*['"”’)\]]*(?=\s+(?:[^\sa-z.,;:+=×÷−]|\.(?!\.)))
+      (?: (?<=[.!?]) (?<![\s(\[][!?]) (?!(?<=\s\.)\s+-)
+          [.!?]*['"”’)\]]*(?=\s+(?:[^\sa-z.,;:+=×÷−]|\.(?!\.)))
         | (?<=[。！？]) [。！？]*[」』”’）)]*
         | (?<=\n) (?![ \t]*[a-z]) )""",
     re.VERBOSE,
@@ -30,7 +33,8 @@ _END = re.compile(
 # never a sentence end by itself (see block_sentences for short lines).
 _END_IN_BLOCK = re.compile(
     r"""[.!?。！？]
-      (?: (?<=[.!?]) [.!?]*['"”’)\]]*(?=\s+(?:[^\sa-z.,;:+=×÷−]|\.(?!\.)))
+      (?: (?<=[.!?]) (?<![\s(\[][!?]) (?!(?<=\s\.)\s+-)
+          [.!?]*['"”’)\]]*(?=\s+(?:[^\sa-z.,;:+=×÷−]|\.(?!\.)))
         | (?<=[。！？]) [。！？]*[」』”’）)]* )""",
     re.VERBOSE,
 )
