@@ -23,6 +23,14 @@ _RST_LINK = re.compile(r"`([^`<>]+?)\s+<[^<>\s]+>`__?")
 # image '![PyPI](badge.svg)' as its alt text (inside a link first: '[![PyPI](b.svg)](url)').
 _MD_LINK = re.compile(r"(?<![\w\]])!?\[([^\]\n]*)\](?:\((?:[^()\s]+|\([^()\s]*\))*\)|\[[^\]\n]*\])")
 
+# ... and its inline HTML, as the rendered page shows it: '<abbr title="command line
+# interface">CLI</abbr>' reads 'CLI'. Only inline HTML's own tags: in a usage line '<file>'
+# is a placeholder the reader fills in.
+_INLINE_TAG = re.compile(
+    r"</?(?:a|abbr|b|br|code|dfn|em|i|img|kbd|mark|small|span|strong|sub|sup|u)(?:\s[^<>]*)?/?>",
+    re.IGNORECASE,
+)
+
 Known = Callable[[str], bool]
 """Whether a word occurs in the document: decides 'manip-' / 'ulation' -> 'manipulation'."""
 
@@ -45,6 +53,8 @@ def reflow(text: str, known: Known | None = None) -> str:
         text = _unescaped(text)
     if "**" in text:
         text = _outside_code(_STRONG, r"\1", text)
+    if "<" in text:
+        text = _outside_code(_INLINE_TAG, "", text)
     return _SPACES.sub(" ", text).strip()
 
 

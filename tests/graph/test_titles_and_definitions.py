@@ -260,3 +260,39 @@ def test_a_year_the_question_sets_need_not_be_in_the_answering_paragraph() -> No
     assert result.missing_terms == []  # the year is when, stated once for the season
     absent = ask(SEASON, "Who was the club's captain in 2021?")
     assert absent.answer == NOT_FOUND["en"]  # a year the text never states is still absent
+
+
+README_NAMING_ITSELF = """<p align="center">Tide gauges, read right</p>
+
+**Documentation**: [https://sluice.example.org](https://sluice.example.org)
+
+Sluice is a small library for reading the tide gauges of harbours and rivers from Python,
+with typed records, retries, and a command line tool for checking a gauge by hand.
+
+## Installing
+
+Install `sluice` with pip; the `sluice` command comes with it.
+
+## Deploying
+
+* `sluice-cli` - to provide the `sluice` command.
+* `sluice-cloud` deploys your Sluice app to Sluice Cloud: `sluice deploy`.
+
+Sluice Cloud is built by the team behind Sluice.
+"""
+
+
+def test_a_question_asking_only_what_a_thing_is_gets_its_first_definition() -> None:
+    """'What is Sluice?' asks for the defining sentence, which names Sluice once; the
+    sentences naming it three times say other things about it."""
+    result = ask(README_NAMING_ITSELF, "What is Sluice?")
+    assert result.answer.startswith("Sluice is a small library for reading the tide gauges")
+    assert "Sluice is a small library" in result.citations[0].quote
+
+
+@pytest.mark.parametrize("question", ["What is in Eldon Square?", "What is on the island?"])
+def test_what_is_at_a_place_asks_no_definition(question: str) -> None:
+    from pipeline.engines.extractive.retrieval import defined_terms
+
+    assert defined_terms(question) == []
+    assert defined_terms("What is Eldon Square?") == ["eldon", "squar"]

@@ -236,6 +236,11 @@ def test_reflow_joins_wrapped_lines_and_undoes_line_end_hyphens() -> None:
         ('"simple\\_grid", but `a\\_b` and \\< stay', '"simple_grid", but `a\\_b` and \\< stay'),
         ("add **Typer** to **your project**", "add Typer to your project"),
         (
+            'for <abbr title="command line interface">CLI</abbr> apps, <dfn>Completion</dfn>',
+            "for CLI apps, Completion",
+        ),
+        ("cp <source> <dest>, and `<b>` as code", "cp <source> <dest>, and `<b>` as code"),
+        (
             "basicConfig(**kwargs), f(**a, **b), `**x**` and __init__",
             "basicConfig(**kwargs), f(**a, **b), `**x**` and __init__",
         ),
@@ -289,3 +294,27 @@ def test_a_stop_standing_as_an_operand_ends_no_sentence(sentence: str) -> None:
         sentence,
         "The next sentence follows.",
     ]
+
+
+def test_a_short_line_going_on_in_a_markdown_link_is_one_sentence() -> None:
+    text = (
+        "If you use version 1, look at the\n"
+        "[version 1 documentation](https://docs.example.org/validation/1.10/overview/) or,\n"
+        "[its fixes branch](https://git.example.org/sluice/tree/1.10.X-fixes). It is kept up.\n"
+    )
+    sentences = [text[a:b] for a, b in Passages.read(text).spans]
+    assert sentences[0].endswith(
+        "or,\n[its fixes branch](https://git.example.org/sluice/tree/1.10.X-fixes)."
+    )
+
+
+def test_badges_are_links_only_and_a_title_reads_past_them() -> None:
+    text = (
+        "# Sluice\n\n"
+        "[![CI](https://img.example/ci.svg)](https://ci.example/sluice)\n"
+        "[![pypi](https://img.example/v/sluice.svg)](https://pypi.example/sluice)\n\n"
+        "Data pipelines for tide gauges.\n"
+    )
+    passages = Passages.read(text)
+    assert passages.links_only(1)
+    assert text[slice(*passages.spans[passages.reads_as(0)])] == "Data pipelines for tide gauges."

@@ -38,7 +38,9 @@ _PROMPT = re.compile(r"[$%#>] \S")
 _CLOSES_SENTENCE = frozenset(".!?;。！？")
 _ENDS_PIECE = _CLOSES_SENTENCE | frozenset(":\"'”’)]」")
 # Markdown links alone, nothing said beside them.
-_LINKS_ONLY = re.compile(r"\s*(?:\[[^\]\n]*\]\([^()\s]*\)[ \t,;|·]*)+\.?\s*$")
+_IMAGE = r"!\[[^\]\n]*\]\([^()\s]*\)"
+_LINK = rf"(?:{_IMAGE}|\[(?:{_IMAGE}|[^\]\n])*\]\([^()\s]*\))"  # a badge: an image in a link
+_LINKS_ONLY = re.compile(rf"\s*(?:{_LINK}[ \t\n,;|·]*)+\.?\s*$")
 COMMAND_MAX_CHARS = 100
 """Longest command line read into the sentence around it."""
 EXAMPLE_MAX_LINES = 8
@@ -760,6 +762,8 @@ class Passages:
         """The unit a heading reads as (its section's first, when that is no heading; see
         _heading), else `unit` itself: what a list question's answer leads in from."""
         following = unit + 1
+        while following < len(self.blocks) and self.links_only(following):
+            following += 1  # badges under a README's title say nothing
         if (
             not self.is_heading(unit)
             or following >= len(self.blocks)

@@ -43,6 +43,8 @@ SHORT_LINE = 0.6
 the next line starts in capitals: lines of facts without markers ('Weight: 480 g'), or a
 PDF heading run into its paragraph."""
 _OPEN_ENDS = frozenset(",;(-\u2010/&")
+_MARKUP_OPENERS = "[`*_"
+"""What a Markdown link, code span or emphasis opens with, before the words a line goes on in."""
 
 # ... and a date's 'c.', 'b.', 'd.', 'fl.' ("Cellini (c. 1547)", "de la Plancha (d. 1560)").
 _ABBREVIATIONS = frozenset(
@@ -125,7 +127,7 @@ def _short_line_ends(text: str, start: int, end: int) -> list[int]:
             and len(content) < short
             and content[-1] not in _OPEN_ENDS
             and after
-            and not after[0].islower()
+            and not after.lstrip(_MARKUP_OPENERS)[:1].islower()  # '[pydantic docs](...)' goes on
         ):
             found.append(offset - 1)
     return found
