@@ -514,6 +514,8 @@ class _Analyser:
         term_end, column = match.end(1), match.end()
         if following == column:
             return term_end, column
+        if below and following < column:
+            return None  # top's '%CPU  --  CPU Usage' over its description: a term's line
         optionish = _OPTIONISH.match(match.group(1)) is not None and len(match.group(1)) <= 24
         if optionish and not strict:
             return term_end, column

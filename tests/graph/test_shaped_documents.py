@@ -1145,3 +1145,28 @@ def test_an_examples_description_reads_with_its_command(question: str, command: 
     answer = _ask(EXAMPLE_ITEMS, question).answer
     assert answer.startswith("Search for files")
     assert command in answer.split("\n")[0]
+
+
+LONG_OPTION = """OPTIONS
+       -j [jobs], --jobs[=jobs]
+            Specifies the number of jobs (commands) to run simultaneously.  If
+            there is more than one -j option, the last one is effective.  If
+            the -j option is given without an argument, make will not limit
+            the number of jobs that can run simultaneously.  When make invokes
+            a sub-make, all instances of make will coordinate to run the
+            specified number of jobs at a time; see the section PARALLEL MAKE
+            AND THE JOBSERVER for details.
+
+       -k, --keep-going
+            Continue as much as possible after an error.
+"""
+"""make(1)'s -j: a description longer than is shown whole."""
+
+
+def test_a_later_sentence_of_an_entry_reads_after_the_entrys_opening() -> None:
+    """The sentence matching the question best says what -j does only with the opening."""
+    answer = _ask(LONG_OPTION, "How do sub-make instances coordinate?").answer
+    assert answer.startswith(
+        "-j [jobs], --jobs[=jobs]: Specifies the number of jobs (commands) to run"
+        " simultaneously. … When make invokes a sub-make"
+    )

@@ -318,3 +318,24 @@ def test_badges_are_links_only_and_a_title_reads_past_them() -> None:
     passages = Passages.read(text)
     assert passages.links_only(1)
     assert text[slice(*passages.spans[passages.reads_as(0)])] == "Data pipelines for tide gauges."
+
+
+def test_a_term_line_over_a_shallower_description_holds_all_its_paragraphs() -> None:
+    """top(1)'s fields: '%CPU  --  CPU Usage' is the term's line, not '%CPU' with the
+    description '-- CPU Usage'; the paragraphs under it are its own, not the next field's."""
+    text = (
+        "FIELDS\n"
+        "       %CPU  --  CPU Usage\n"
+        "           The task's share of the elapsed CPU time since the last screen\n"
+        "           update.\n\n"
+        "           In a true SMP environment, amounts greater than 100% may be reported.\n\n"
+        "       %MEM  --  Memory Usage\n"
+        "           A task's currently resident share of available physical memory.\n"
+    )
+    s = analyse(text)
+    term = _find(text, s, Kind.TERM, "%CPU")
+    smp = _find(text, s, Kind.PARAGRAPH, "In a true SMP")
+    assert s.parent(smp) == term
+    assert s.parent(_find(text, s, Kind.PARAGRAPH, "A task's currently")) == _find(
+        text, s, Kind.TERM, "%MEM"
+    )

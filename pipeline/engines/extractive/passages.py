@@ -264,6 +264,10 @@ class Passages:
         parent = self.structure.parent(block)
         return parent if parent >= 0 and self.structure.kind(parent) == Kind.TERM else -1
 
+    def _opens_description(self, block: int) -> bool:
+        """`block` is the first paragraph of its term's description."""
+        return self.structure.parent(block) == block - 1
+
     def _under_term(self, block: int, shown: Shown) -> Shown:
         """`shown` after the name of the term it describes, if its block is a description:
         zip's '-r --recurse-paths: Travel the directory structure recursively; for example:
@@ -329,7 +333,16 @@ class Passages:
                 return self._under_term(block, Shown(paragraph.start, end, text))
             if len(self._read(start, end)) < TERSE_CHARS and self._next_in_block(unit):
                 end = self.spans[unit + 1][1]  # 'Takes a boolean argument.' says little alone
-            return self._under_term(block, Shown(start, end, self._read(start, end)))
+            text = self._read(start, end)
+            opening = self.first[block]
+            if self._opens_description(block) and opening != unit and start == self.spans[unit][0]:
+                # what the entry does first: make's '-j: Specifies the number of jobs (commands)
+                # to run simultaneously. … When make invokes a sub-make, ...'
+                first_start, first_end = self._whole_sentence(opening)
+                if first_end < start:
+                    text = f"{self._read(first_start, first_end)} … {text}"
+                    start = first_start
+            return self._under_term(block, Shown(start, end, text))
         text = self._read(start, end)
         if self._leads_to_list(block, end) or self._announces_list(unit, block):
             steps = self.procedure(unit)
