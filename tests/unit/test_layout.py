@@ -58,15 +58,20 @@ def test_an_example_line_indented_alone_is_no_centred_title(example: str) -> Non
     assert Kind.HEADING.name not in [kind for kind, _ in _blocks(text, analyse(text))]
 
 
+def _item_read(text: str, starts: str) -> str:
+    """The text of the list item starting with `starts`."""
+    s = analyse(text)
+    item = s[_find(text, s, Kind.ITEM, starts)]
+    return text[item.start : item.end]
+
+
 def test_letters_doubled_after_z_number_items_as_bash_news_does() -> None:
     text = (
         "z.  The last single letter.\n\n"
         "aa. New prompt string: PS0.  Expanded and displayed by interactive shells after\n"
         "    reading a complete command but before executing it.\n"
     )
-    s = analyse(text)
-    item = _find(text, s, Kind.ITEM, "aa. New prompt string")
-    assert text[s[item].start : s[item].end].endswith("before executing it.")
+    assert _item_read(text, "aa. New prompt string").endswith("before executing it.")
 
 
 def test_one_line_entries_a_blank_line_apart_are_terms_with_their_descriptions() -> None:
@@ -190,10 +195,9 @@ def test_an_item_wrapped_to_the_margin_after_a_comma_goes_on_in_lowercase() -> N
         "under Section 2) in object code provided that you also do one of the following:\n\n"
         "    a) Accompany it with the source code; or,\n"
     )
+    assert _item_read(text, "3. You may").endswith("one of the following:")
     s = analyse(text)
-    item = _find(text, s, Kind.ITEM, "3. You may")
-    assert text[s[item].start : s[item].end].endswith("one of the following:")
-    assert s.parent(_find(text, s, Kind.ITEM, "a) Accompany")) == item
+    assert s.parent(_find(text, s, Kind.ITEM, "a) Accompany")) == _find(text, s, Kind.ITEM, "3.")
 
 
 def test_an_item_that_closes_its_sentence_ends_at_the_margin() -> None:

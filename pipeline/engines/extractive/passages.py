@@ -264,8 +264,9 @@ class Passages:
         parent = self.structure.parent(block)
         return parent if parent >= 0 and self.structure.kind(parent) == Kind.TERM else -1
 
-    def _opens_description(self, block: int) -> bool:
-        """`block` is the first paragraph of its term's description."""
+    def _opens_body(self, block: int) -> bool:
+        """`block` is the first of what the block just before it holds: a term's description's
+        first paragraph, a list item's example."""
         return self.structure.parent(block) == block - 1
 
     def _under_term(self, block: int, shown: Shown) -> Shown:
@@ -335,7 +336,7 @@ class Passages:
                 end = self.spans[unit + 1][1]  # 'Takes a boolean argument.' says little alone
             text = self._read(start, end)
             opening = self.first[block]
-            if self._opens_description(block) and opening != unit and start == self.spans[unit][0]:
+            if self._opens_body(block) and opening != unit and start == self.spans[unit][0]:
                 # what the entry does first: make's '-j: Specifies the number of jobs (commands)
                 # to run simultaneously. … When make invokes a sub-make, ...'
                 first_start, first_end = self._whole_sentence(opening)
@@ -681,8 +682,10 @@ class Passages:
     def _command_parts(self, block: int) -> tuple[int, ...] | None:
         """(lead, command, rest) units when `block` is a command line between a sentence it
         interrupts and the lowercase rest of it, (-1, command, rest) when the sentence
-        before it is whole, (lead, command) after a lead-in ending in ':'; else None."""
-        if not 0 < block < len(self.structure) or self._command_line(block) is None:
+        before it is whole, (lead, command) after a lead-in ending in ':' or for a list
+        item's example; else None."""
+        line = self._command_line(block) if 0 < block < len(self.structure) else None
+        if line is None:
             return None
         lead = self._lead_before(block)
         if lead < 0:
@@ -700,8 +703,7 @@ class Passages:
             # 'zip -R */bar.c' / 'will zip up foo/foo1/bar.c.'
             if rest >= 0:
                 return -1, command, rest
-            line = self._command_line(block)
-            return (lead, command) if line and self._item_example(block, line) else None
+            return (lead, command) if self._item_example(block, line) else None
         if rest >= 0 and ending != ":":
             return lead, command, rest
         return (lead, command) if ending == ":" else None
@@ -730,13 +732,9 @@ class Passages:
         """The last sentence of the paragraph just before `block`, or of the list item it sits
         in; -1 if that is neither."""
         before = self.structure.kind(block - 1)
-        if before == Kind.PARAGRAPH or (before == Kind.ITEM and self._in_item(block)):
+        if before == Kind.PARAGRAPH or (before == Kind.ITEM and self._opens_body(block)):
             return self._last_unit(block - 1)
         return -1
-
-    def _in_item(self, block: int) -> bool:
-        """`block` opens the body of the list item just before it."""
-        return self.structure.parent(block) == block - 1
 
     def _item_example(self, block: int, line: str) -> bool:
         """`line`, block's command, is the example of the list item it sits in: find(1)'s
@@ -774,12 +772,13 @@ class Passages:
     def reads_as(self, unit: int) -> int:
         """The unit a heading reads as (its section's first, when that is no heading; see
         _heading), else `unit` itself: what a list question's answer leads in from."""
+        if not self.is_heading(unit):
+            return unit
         following = unit + 1
         while following < len(self.blocks) and self.links_only(following):
             following += 1  # badges under a README's title say nothing
         if (
-            not self.is_heading(unit)
-            or following >= len(self.blocks)
+            following >= len(self.blocks)
             or self.is_heading(following)
             or self.structure.parent(self.blocks[following]) != self.blocks[unit]
         ):
