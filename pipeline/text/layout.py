@@ -68,6 +68,8 @@ def without_marker(text: str) -> str:
 _TERM_MARKER = re.compile(r" *[-*+] {4,}")
 _NUMBERED = re.compile(r"(?:\d{1,3}|[A-Z])\.(?:\d{1,3}\.?)*\s+\S")
 # A term, then a gap of two or more spaces (or tabs), then its description.
+_WORD_GAP = re.compile(r"[^\s.!?:;。]  +\S")
+"""Two spaces or more after a word, not a sentence: justified text."""
 _INLINE_TERM = re.compile(r" *(\S+(?: \S+)*?)(?: {2,}|\t+)(?=\S)")
 # Terms that are plainly options, escapes or placeholders: '-e', '--login', '\j', '~.', '%%'.
 _OPTIONISH = re.compile(r"[-+\\~%$@\[]")
@@ -523,7 +525,10 @@ class _Analyser:
         if strict and not optionish and not after_sentence:
             return None
         # a neighbour next to it or one blank line away: xargs' EXIT STATUS lists
-        # '125    if the command is killed by a signal' and the like, a blank line apart
+        # '125    if the command is killed by a signal' and the like, a blank line apart.
+        # Not a justified line, gaps between its words: 'fuser 는  지정  파일  또는  ...'.
+        if _WORD_GAP.search(line, column):
+            return None
         neighbours = {i - 1, i + 1, self._previous_text(i), self._next_text(i)}
         for other in sorted(n for n in neighbours if abs(n - i) <= 2):
             if 0 <= other < ln.count and not ln.blank(other) and ln.indents[other] == ln.indents[i]:

@@ -343,3 +343,21 @@ def test_a_term_line_over_a_shallower_description_holds_all_its_paragraphs() -> 
     assert s.parent(_find(text, s, Kind.PARAGRAPH, "A task's currently")) == _find(
         text, s, Kind.TERM, "%MEM"
     )
+
+
+@pytest.mark.parametrize(
+    "paragraph",
+    [
+        # bash(1): justified lines whose first gap falls at one column
+        "       This  variable  can  be  used  with BASH_LINENO and BASH_SOURCE.\n"
+        "       Each  element  of  FUNCNAME  has   corresponding   elements   in\n"
+        "       BASH_LINENO and BASH_SOURCE to describe the call stack.\n",
+        # fuser(1) in Korean
+        "       fuser 는  지정  파일  또는  파일  시스템을  사용하는  프로세스의  PID를\n"
+        "       나타냅니다.   기본  표시  모드에서,  각  파일 이름 다음에는 접근 형식을\n"
+        "       나타내는 문자가 따라옵니다.\n",
+    ],
+)
+def test_a_justified_paragraph_is_no_list_of_one_line_entries(paragraph: str) -> None:
+    text = f"DESCRIPTION\n{paragraph}"
+    assert [b.kind for b in analyse(text)] == [Kind.HEADING, Kind.PARAGRAPH]
