@@ -1170,3 +1170,39 @@ def test_a_later_sentence_of_an_entry_reads_after_the_entrys_opening() -> None:
         "-j [jobs], --jobs[=jobs]: Specifies the number of jobs (commands) to run"
         " simultaneously. … When make invokes a sub-make"
     )
+
+
+MENU = """### Format menu
+
+Indent Region
+    Shift selected lines right by the indent width (default 4 spaces).
+
+Dedent Region
+    Shift selected lines left by the indent width (default 4 spaces).
+
+See also the indent/dedent region commands on the Format menu.
+
+### Run menu
+
+Run Module
+    Do Check Module. If no error, restart the shell, then execute the module.
+
+### Help menu
+
+Turtle Demo
+    Run the turtledemo module with example Python code and turtle drawings.
+"""
+"""IDLE's help page in shape: menu entries over their descriptions."""
+
+
+@pytest.mark.parametrize(
+    ("question", "reads"),
+    [
+        ("How do I run a module?", "Run Module: Do Check Module."),
+        ("How do I indent a region?", "Indent Region: Shift selected lines right"),
+    ],
+)
+def test_a_how_to_question_naming_a_menu_entry_gets_that_entry(question: str, reads: str) -> None:
+    """'Run Module' is what 'How do I run a module?' names, though 'Run the turtledemo
+    module ...' says both words as a description's opening."""
+    assert _ask(MENU, question).answer.startswith(reads)

@@ -1285,7 +1285,7 @@ class _Scorer:
             score *= 1 + ACTION_BOOST  # 'Installing' reads as its section, how to install
         elif self.section and passages.is_heading(sid):
             score *= 1 + TYPE_BOOST  # the section's heading is what the question asks for
-        elif self.action and passages.is_term(sid) and passages.names_in_words(sid, query.idf):
+        elif self.action and passages.is_term(sid) and self._named_entry(sid):
             score *= 1 + ACTION_BOOST  # '-q, --quiet' for 'How do I make wget quiet?'
         elif doing:
             score *= 1 + ACTION_BOOST
@@ -1320,6 +1320,16 @@ class _Scorer:
             ):
                 return sid
         return -1
+
+    def _named_entry(self, sid: int) -> bool:
+        """The entry a how-to question names: an option's long name in its words ('--quiet'
+        for 'How do I make wget quiet?'), or a menu entry of two words or more, all asked
+        ('Run Module' for 'How do I run a module?'; not a history table's '-delete')."""
+        idf, passages = self.query.idf, self.passages
+        if passages.names_in_words(sid, idf):
+            return True
+        start, end = passages.spans[sid]
+        return len(tokens(self.text[start:end])) >= 2 and passages.names(sid, idf)
 
     def _names_action(self, heading: int) -> bool:
         """The heading names the asked action and nothing the question does not:
