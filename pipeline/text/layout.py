@@ -68,9 +68,9 @@ def without_marker(text: str) -> str:
 _TERM_MARKER = re.compile(r" *[-*+] {4,}")
 _NUMBERED = re.compile(r"(?:\d{1,3}|[A-Z])\.(?:\d{1,3}\.?)*\s+\S")
 # A term, then a gap of two or more spaces (or tabs), then its description.
+_INLINE_TERM = re.compile(r" *(\S+(?: \S+)*?)(?: {2,}|\t+)(?=\S)")
 _WORD_GAP = re.compile(r"[^\s.!?:;。]  +\S")
 """Two spaces or more after a word, not a sentence: justified text."""
-_INLINE_TERM = re.compile(r" *(\S+(?: \S+)*?)(?: {2,}|\t+)(?=\S)")
 # Terms that are plainly options, escapes or placeholders: '-e', '--login', '\j', '~.', '%%'.
 _OPTIONISH = re.compile(r"[-+\\~%$@\[]")
 # A term line's names going on at a column: an option ('--window=n or -n' after '-zn or'),
