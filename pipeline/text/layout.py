@@ -75,6 +75,7 @@ _WORD_GAP = re.compile(r"[^\s.!?:;。]  +\S")
 _OPTIONISH = re.compile(r"[-+\\~%$@\[]")
 # A term line's names going on at a column: an option ('--window=n or -n' after '-zn or'),
 # or a word and a comma before one ('NUM, --unified[=NUM]' after '-u, -U').
+_OPTION_LINE = re.compile(r"--?[A-Za-z0-9]")  # a line naming an option: '-l N, --line-length=N'
 _NAMES_ON = re.compile(r"(?:[^\s,]*,\s*)?--?[A-Za-z]")
 _CAPS = re.compile(r"[A-Z][A-Z0-9 ,.'&/()\-]*[A-Z0-9)]")
 # ... and a title in a script without capitals, as a translated man page writes its
@@ -342,8 +343,8 @@ class _Analyser:
             if indent <= 4 and self._subheading(i):
                 outer = [h for h in self.headings if h[2] < indent]
                 return self._heading(i, i, outer[-1][0] + 1 if outer else 2)
-            return self._entry(i, term_end, -1, ln.indents[term_end + 1])
-        if self._alone(i):
+            return self._entry(i, term_end, -1, self._description_column(term_end))
+        if self._alone(i) and not self._describes(i):
             level = self._heading_level(i) or self._release_title(i)
             if level:
                 # In a text that marks its headings, one told by its shape alone is a
@@ -381,6 +382,12 @@ class _Analyser:
         """Line i is a run of its own: a blank line (or the text's edge) above and below."""
         above = i == 0 or self.l.blank(i - 1) or (i - 1) in self.furniture
         return above and (self.l.blank(i + 1) or (i + 1) in self.furniture)
+
+    def _describes(self, i: int) -> bool:
+        """Line i is the description of the term just above it, at its column: sed's 'edit
+        files in place ...' a blank line under '-i[SUFFIX], --in-place[=SUFFIX]'."""
+        term = self.terms[-1] if self.terms else None
+        return term is not None and term.block == self.last and self.l.indents[i] >= term.column
 
     def _closes(self, i: int) -> bool:
         """Line i ends with punctuation that closes a sentence or clause."""
@@ -550,6 +557,8 @@ class _Analyser:
         lines (up to three term lines starting with the same word: `set [-abe...]`); -1."""
         ln = self.l
         word = ln.lines[i].split(None, 1)[0]  # one split: a line may be megabytes long
+        if self._spaced_option(i):
+            return i
         j = i
         while True:
             if not self._term_line(j) or ln.blank(j + 1) or (j + 1) in self.furniture:
@@ -564,6 +573,26 @@ class _Analyser:
             if not same and not open_bracket:
                 return -1
             j += 1
+
+    def _spaced_option(self, i: int) -> bool:
+        """Line i is an option alone with its description a blank line below, deeper (sed's
+        '-i[SUFFIX], --in-place[=SUFFIX]', blank, 'edit files in place ...')."""
+        ln = self.l
+        below = i + 2
+        return (
+            ln.blank(i + 1)
+            and not ln.blank(below)
+            and ln.indents[below] >= ln.indents[i] + 2
+            and _OPTION_LINE.match(ln.content(i)) is not None
+            and self._term_line(i)
+            and not {i + 1, below} & self.furniture
+        )
+
+    def _description_column(self, term_end: int) -> int:
+        """Where the description of a term ending on line term_end starts: the next line, or
+        the one after a blank line."""
+        below = term_end + 1
+        return self.l.indents[below + 1 if self.l.blank(below) else below]
 
     def _entry(self, first: int, last: int, term_end: int, column: int, term_col: int = -1) -> int:
         """A term on lines first..last (from column `term_col` of line `first`, if given;

@@ -361,3 +361,43 @@ def test_a_term_line_over_a_shallower_description_holds_all_its_paragraphs() -> 
 def test_a_justified_paragraph_is_no_list_of_one_line_entries(paragraph: str) -> None:
     text = f"DESCRIPTION\n{paragraph}"
     assert [b.kind for b in analyse(text)] == [Kind.HEADING, Kind.PARAGRAPH]
+
+
+def test_an_option_a_blank_line_above_its_description_is_a_term_with_it() -> None:
+    text = (
+        "OPTIONS\n"
+        "       -n, --quiet\n\n"
+        "              print nothing unless a command asks to print\n\n"
+        "       -w N, --wrap=N\n\n"
+        "              wrap output lines at column N\n"
+    )
+    s = analyse(text)
+    wrap = _find(text, s, Kind.TERM, "-w N, --wrap=N")
+    assert s.parent(_find(text, s, Kind.PARAGRAPH, "wrap output lines")) == wrap
+    quiet = _find(text, s, Kind.TERM, "-n, --quiet")
+    assert s.parent(_find(text, s, Kind.PARAGRAPH, "print nothing")) == quiet
+    assert [kind for kind, _ in _blocks(text, s)].count(Kind.HEADING.name) == 1
+
+
+@pytest.mark.parametrize(
+    "wrapped",
+    [
+        # a full line of 36 two-column characters, wrapped inside a word
+        "       下列選項決定程式輸出哪些統計資料。輸出的順序固定是行數、單詞數、字\n"
+        "       元數、位元組數，最後是最長一行的長度。\n",
+        "       通常は、一致する行があれば終了ステータスは 0 であり、一行も見\n"
+        "       つからなければ 1 であり、エラーが起きた場合は 2 です。\n",
+    ],
+    ids=["chinese", "japanese"],
+)
+def test_a_full_cjk_line_wrapped_inside_a_word_goes_on(wrapped: str) -> None:
+    sentences = [wrapped[a:b] for a, b in Passages.read(wrapped).spans]
+    assert not any(s.endswith(("字", "見")) for s in sentences), sentences
+
+
+def test_a_japanese_particle_after_an_ellipsis_goes_on_with_the_sentence() -> None:
+    text = "入力を OUTaa, OUTab, ... という名前の部品に分けます。既定の大きさは 1000 行です。"
+    assert [text[a:b] for a, b in Passages.read(text).spans] == [
+        "入力を OUTaa, OUTab, ... という名前の部品に分けます。",
+        "既定の大きさは 1000 行です。",
+    ]

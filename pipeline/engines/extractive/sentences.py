@@ -6,9 +6,11 @@ import itertools
 import re
 
 from pipeline.text.layout import LIST_MARKER
+from pipeline.text.scripts import CJK
 
 # A sentence ends at Latin punctuation followed by whitespace and something that is not a
-# lowercase letter ("e.g. this" does not end), an ellipsis, a comma ('"squash! ..." or'
+# lowercase letter ("e.g. this" does not end) or hiragana (a Japanese particle goes on after
+# an ellipsis: 'PREFIXaa, PREFIXab, ... という固定サイズ'), an ellipsis, a comma ('"squash! ..." or'
 # goes on) or an operator ('the factorial (p − 1)! + 1 is divisible'; a contents page's
 # leader dots '. . .' still end), at CJK enders (no space follows them in Japanese or
 # Chinese), or at a line break unless the next line goes on in
@@ -21,7 +23,7 @@ from pipeline.text.layout import LIST_MARKER
 _END = re.compile(
     r"""[.!?。！？\n]
       (?: (?<=[.!?]) (?<![\s(\[][!?]) (?!(?<=\s\.)\s+-)
-          [.!?]*['"”’)\]]*(?=\s+(?:[^\sa-z.,;:+=×÷−]|\.(?!\.)))
+          [.!?]*['"”’)\]]*(?=\s+(?:[^\sa-z.,;:+=×÷−\u3040-\u309f]|\.(?!\.)))
         | (?<=[。！？]) [。！？]*[」』”’）)]*
         | (?<=\n) (?![ \t]*[a-z]) )""",
     re.VERBOSE,
@@ -34,7 +36,7 @@ _END = re.compile(
 _END_IN_BLOCK = re.compile(
     r"""[.!?。！？]
       (?: (?<=[.!?]) (?<![\s(\[][!?]) (?!(?<=\s\.)\s+-)
-          [.!?]*['"”’)\]]*(?=\s+(?:[^\sa-z.,;:+=×÷−]|\.(?!\.)))
+          [.!?]*['"”’)\]]*(?=\s+(?:[^\sa-z.,;:+=×÷−\u3040-\u309f]|\.(?!\.)))
         | (?<=[。！？]) [。！？]*[」』”’）)]* )""",
     re.VERBOSE,
 )
@@ -42,6 +44,8 @@ SHORT_LINE = 0.6
 """A line of a wrapped block shorter than this share of its longest line ends a unit when
 the next line starts in capitals: lines of facts without markers ('Weight: 480 g'), or a
 PDF heading run into its paragraph."""
+_WIDE = re.compile(f"[{CJK}\u3000-\u303f\uff01-\uff60]")
+"""A character a terminal shows two columns wide: a line of 36 of them is a full line."""
 _OPEN_ENDS = frozenset(",;(-\u2010/&")
 _MARKUP_OPENERS = "[`*_"
 """What a Markdown link, code span or emphasis opens with, before the words a line goes on in."""
@@ -114,7 +118,7 @@ def _block_ends(text: str, start: int, end: int) -> list[int]:
 def _short_line_ends(text: str, start: int, end: int) -> list[int]:
     lines = text[start:end].split("\n")
     contents = [line.strip() for line in lines]
-    short = max(40, SHORT_LINE * max(map(len, contents)))
+    short = max(40, SHORT_LINE * max(map(_columns, contents)))
     found = []
     offset = start
     depth = 0  # brackets left open: '(H\n2O\n2)' is a formula's subscripts, one sentence
@@ -124,13 +128,19 @@ def _short_line_ends(text: str, start: int, end: int) -> list[int]:
         if (
             content
             and not depth
-            and len(content) < short
+            and _columns(content) < short
             and content[-1] not in _OPEN_ENDS
             and after
             and not after.lstrip(_MARKUP_OPENERS)[:1].islower()  # '[pydantic docs](...)' goes on
         ):
             found.append(offset - 1)
     return found
+
+
+def _columns(line: str) -> int:
+    """How wide a line shows: CJK characters take two columns, so a hard-wrapped Chinese
+    line of 36 characters ('它們總是按照行數、單詞數、字') is as long as an English one of 72."""
+    return len(line) + len(_WIDE.findall(line))
 
 
 def _is_abbreviation(text: str, dot: int) -> bool:
