@@ -430,7 +430,14 @@ class _Analyser:
             return 0  # '``pip install responses``' alone is code, not a title
         if _COMMAND_LINE.search(content):
             return 0  # wget's example 'wget -r -l 2 -p http://<site>/1.html', jq's '{foo: .bar}'
-        centred = ln.indents[i] >= CENTRED_INDENT and ln.indents[i] >= ln.indents[following] + 4
+        # ... a title stands out from the text on both sides: rm(1)'s 'rm ./-foo', as deep
+        # as the example above it, is the second of two examples
+        previous = self._previous_text(i)
+        centred = (
+            ln.indents[i] >= CENTRED_INDENT
+            and ln.indents[i] >= ln.indents[following] + 4
+            and (previous < 0 or ln.indents[i] >= ln.indents[previous] + 4)
+        )
         if ln.indents[i] > ln.indents[following] and not centred:
             return 0
         if numbered:

@@ -172,3 +172,28 @@ def test_a_number_a_how_to_question_gives_is_the_askers_not_the_documents() -> N
     # asked as a fact, a number the page never states is still not there
     fact = ask(FINDER_PAGE, "Which files were modified 3 days ago?", settings=OFF)
     assert fact.answer == NOT_FOUND["en"]
+
+
+TALLY_PAGE = """NAME
+       tally - count the lines of files
+
+FORMAT
+       The valid format sequences for --format are:
+
+       %l     lines in the file
+
+       %L     length of the longest line
+
+       %m     time of last change, human-readable
+
+       %M     time of last change, seconds since Epoch
+"""
+
+
+def test_a_format_directive_is_searched_as_written() -> None:
+    # '%m' has no word a stemmer keeps, and its case tells it from '%M'
+    result = ask(TALLY_PAGE, "What does %m show?", settings=OFF)
+    assert result.answer == "%m: time of last change, human-readable"
+    result = ask(TALLY_PAGE, "What does %M show?", settings=OFF)
+    assert result.answer == "%M: time of last change, seconds since Epoch"
+    assert ask(TALLY_PAGE, "What does %q show?", settings=OFF).answer == NOT_FOUND["en"]

@@ -1206,3 +1206,33 @@ def test_a_how_to_question_naming_a_menu_entry_gets_that_entry(question: str, re
     """'Run Module' is what 'How do I run a module?' names, though 'Run the turtledemo
     module ...' says both words as a description's opening."""
     assert _ask(MENU, question).answer.startswith(reads)
+
+
+SHRED_PAGE = """NAME
+       prune - remove old files
+
+DESCRIPTION
+       To remove a file whose name starts with a '-', for example '-old', use
+       one of these commands:
+
+              prune -- -old
+
+              prune ./-old
+
+       Note that if you use prune to delete a file, it might be possible to re\u2010
+       cover parts of it, given sufficient expertise and time.
+"""
+
+
+def test_a_word_hyphenated_at_a_line_end_is_found_whole() -> None:
+    # groff breaks 'recover' as 're‐' / 'cover': the question's word is the whole one
+    result = _ask(SHRED_PAGE, "Can a file deleted with prune be recovered?")
+    assert result.answer.startswith("Note that if you use prune to delete a file, it might be")
+    assert "possible to recover parts of it" in result.answer
+
+
+def test_commands_offered_as_choices_are_shown_together() -> None:
+    # the second example, as deep as the first, is one of the two: no heading of its own
+    result = _ask(SHRED_PAGE, "How do I remove a file whose name starts with a dash?")
+    first = result.answer.split("\n")[0]
+    assert first.endswith("use one of these commands: `prune -- -old`, `prune ./-old`")

@@ -31,9 +31,10 @@ _BULLET = re.compile(rf"^{BULLET_CLASS}[ \t]+")
 _RUN_IN_TITLE = re.compile(
     r"[A-Z][\w'’-]*(?: (?:[A-Z][\w'’-]*|of|or|and|the|a|an|to|for|in|on|by|with|from)){0,6}\."
 )
-_CHOICE = re.compile(r"\b(?:one|either|one or more) of the following\b", re.IGNORECASE)
-"""A lead-in offering its items as choices: 'provided that you do at least ONE of the
-following:'. Not 'any of the following': 'may contain any of the following elements'."""
+_CHOICE = re.compile(r"\b(?:one|either|one or more) of (?:the following|these)\b", re.IGNORECASE)
+"""A lead-in offering its items (or command lines) as choices: 'provided that you do at least
+ONE of the following:', 'use one of these commands:'. Not 'any of the following': 'may contain
+any of the following elements'."""
 _PROMPT = re.compile(r"[$%#>] \S")
 _CLOSES_SENTENCE = frozenset(".!?;。！？")
 _ENDS_PIECE = _CLOSES_SENTENCE | frozenset(":\"'”’)]」")
@@ -667,8 +668,41 @@ class Passages:
                 if rest >= 0:
                     text += f" {self._read(*self.spans[rest])}"
                     end = self.spans[rest][1]
+                elif lead >= 0 and _CHOICE.search(self._read(*self.spans[lead])):
+                    for other in self._commands_after(command):  # 'use one of these commands:'
+                        text += f", `{self._read(*self.spans[self.first[other]]).strip()}`"
+                        end = self.structure[other].end
                 return Shown(self.spans[lead if lead >= 0 else first][0], end, text)
         return None
+
+    def _commands_after(self, block: int) -> list[int]:
+        """The command lines right after the command line `block`: rm(1)'s 'rm ./-foo' under
+        'rm -- -foo', the other of 'one of these commands:'."""
+        found = []
+        following = block + 1
+        while following < len(self.structure) and self._beside_command(following):
+            found.append(following)
+            following += 1
+        return found
+
+    def _beside_command(self, block: int) -> bool:
+        """`block` is a command line at the indent of the command line just before it."""
+        item, before = self.structure[block], self.structure[block - 1]
+        if (
+            self.first[block] < 0
+            or item.kind != before.kind
+            or self._command_line(block - 1) is None
+        ):
+            return False
+        raw = self.text[self.text.rfind("\n", 0, item.start) + 1 : item.end]
+        above = self.text[self.text.rfind("\n", 0, before.start) + 1 : before.end]
+        line = raw.strip()
+        return (
+            _indent(raw) == _indent(above)
+            and "\n" not in line
+            and "`" not in line
+            and 0 < len(line) <= COMMAND_MAX_CHARS
+        )
 
     def _read_lead(self, unit: int) -> str:
         """A lead-in's reading: reStructuredText's 'Install it with pip::' before its

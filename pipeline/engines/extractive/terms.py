@@ -138,7 +138,25 @@ def fold(text: str) -> str:
     if text.isascii():
         return text
     if len(text) <= SHORT_FOLD_CHARS:
-        return text.translate(_FOLDS)  # the same folds, code point -> character
+        return _hyphen_wraps_joined(text.translate(_FOLDS))  # code point -> character
+    return _hyphen_wraps_joined(_folded_blocks(text))
+
+
+# A word hyphenated at a line end by groff (U+2010) or at a soft hyphen: 're‐' / 'cover'.
+_HYPHEN_WRAP = re.compile(r"(\w+)[\u2010\u00ad](\n[ \t>]*)(\w+)")
+
+
+def _hyphen_wraps_joined(folded: str) -> str:
+    """`folded` with each word hyphenated at a line end written whole before the break, same
+    length ('re‐\\n   cover' -> 'recover‐\\n   '): rm(1)'s 'possible to re‐' / 'cover some of
+    its contents' answers 'Can a removed file be recovered?'."""
+    if "\u2010" not in folded and "\u00ad" not in folded:
+        return folded
+    return _HYPHEN_WRAP.sub("\\1\\3\u2010\\2", folded)
+
+
+def _folded_blocks(text: str) -> str:
+    """fold() of a text longer than SHORT_FOLD_CHARS, by table lookup."""
     pieces: list[str] = []
     for start in range(0, len(text), FOLD_BLOCK):
         piece = text[start : start + FOLD_BLOCK]
@@ -269,12 +287,13 @@ def iter_tokens(text: str, *, keep_stopwords: bool = False) -> Iterator[str]:
 
 
 # Names a question quotes literally: options ('-e', '--login'), escapes ('\\j', '~.'),
-# parameters ('${parameter:-word}'), identifiers ('ERR_CANCELED') and names of three or more
-# hyphen-joined parts with a digit and a letter ('aarch64-apple-darwin', whose parts name
-# other targets too; not a date). Stemming reads '-N' as 'n', which '-n' and every 'n' in
-# the text also give; the literal is searched as written.
+# format directives ('%y', '%-d'), parameters ('${parameter:-word}'), identifiers
+# ('ERR_CANCELED') and names of three or more hyphen-joined parts with a digit and a letter
+# ('aarch64-apple-darwin', whose parts name other targets too; not a date). Stemming reads
+# '-N' as 'n', which '-n' and every 'n' in the text also give; the literal is searched as
+# written.
 _LITERAL = re.compile(
-    r"(?<![\w\-])(?:--?[A-Za-z0-9][\w-]*|\\[A-Za-z@#$!\[\]]|~[.^#&?A-Za-z]"
+    r"(?<![\w\-])(?:--?[A-Za-z0-9][\w-]*|\\[A-Za-z@#$!\[\]]|~[.^#&?A-Za-z]|%[-_0^#]?[A-Za-z]"
     r"|\$\{[^}\s]+\}|(?=[\w-]*\d)(?=[\w-]*[A-Za-z])\w+(?:-\w+){2,}(?![\w-])"
     r"|[A-Za-z][A-Za-z0-9]*_\w+)"
 )
@@ -429,8 +448,10 @@ class TermFinder:
         a whole document's folded and lowercased copies would be 4x its size at once for a
         10 MB text with a few non-ASCII characters (2 bytes a character, twice).
 
-        Each piece ends just after whitespace, which no term, literal or lookaround of the
-        patterns spans, so the hits are find()'s over the whole folded text. A text holding
+        Each piece ends just after whitespace that follows a word or mark (not inside a
+        word hyphenated at a line end, which fold() joins), which no term, literal or
+        lookaround of the patterns spans, so the hits are find()'s over the whole folded
+        text. A text holding
         'İ' (which lowercases to two characters) is lowercased another way as a whole (see
         word_starts), so it is searched whole.
         """
@@ -552,7 +573,7 @@ FIND_PIECE = 1 << 18
 """Characters searched at a time by TermFinder.find_unfolded (~0.5 MB a copy)."""
 LOWER_BLOCK = 1 << 16
 """Characters lowercased at a time (see _lower)."""
-_SPACE = re.compile(r"\s")
+_SPACE = re.compile(r"(?<=[^\s\u2010\u00ad])\s")  # not inside a hyphenated wrap (see fold)
 
 
 def _lower(text: str) -> str:
