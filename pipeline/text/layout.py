@@ -786,7 +786,10 @@ class _Analyser:
         body = -1  # the indent of the lines after the first
         lines, indents, count, furniture = ln.lines, ln.indents, ln.count, self.furniture
         # Every line of every paragraph passes here: each is fetched once, tests inlined.
-        while j < count and indents[j] >= 0 and j not in furniture:
+        while j < count and j not in furniture and (indents[j] >= 0 or self._goes_on(j, first)):
+            if indents[j] < 0:
+                j += 1  # the blank line inside a description's sentence
+                continue
             indent = indents[j]
             line = lines[j]
             if self._interrupts(j, first, line):
@@ -810,6 +813,21 @@ class _Analyser:
         )
         self.items = items
         return j
+
+    def _goes_on(self, blank: int, indent: int) -> bool:
+        """The blank line `blank` falls inside a sentence of a description: help2man's
+        timeout(1) writes 'exit with the same status as COMMAND, even when the', a blank
+        line, then 'command times out' at the same indent."""
+        ln = self.l
+        below = blank + 1
+        if not self.terms or ln.blank(below) or below in self.furniture or blank == 0:
+            return False
+        above = ln.content(blank - 1)
+        return (
+            ln.indents[below] == indent >= self.terms[-1].column
+            and above[-1:].isalpha()
+            and ln.content(below)[:1].islower()
+        )
 
     def _interrupts(self, j: int, indent: int, line: str) -> bool:
         """Line j (`line`) starts a block of another kind: a heading, fence, item, table or

@@ -8,8 +8,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from pipeline.text.scripts import HAN, KANA
+
 # groff hyphenates with U+2010 and only at line ends; U+00AD is a soft hyphen by definition.
 _SOFT_BREAK = re.compile(r"(?<=\w)[\u2010\u00ad]\n[ \t>]*(?=\w)")
+# Chinese and Japanese wrap anywhere, inside a word too ('見' / 'つからない'): the lines join
+# with no space. (Korean wraps at the spaces between its words.)
+_UNSPACED = f"{HAN}{KANA}\u3000-\u303f\uff01-\uff60"
+_CJK_WRAP = re.compile(f"(?<=[{_UNSPACED}])[ \t]*\n[ \t]*(?=[{_UNSPACED}])")
 # An ASCII hyphen at a line end between letters: a hyphenated word ('iden-' / 'tifier') or a
 # compound broken at its hyphen ('non-' / 'zero').
 _HARD_BREAK = re.compile(r"(\w+)-\n[ \t>]*([a-z]\w*)")
@@ -36,7 +42,8 @@ Known = Callable[[str], bool]
 
 
 def reflow(text: str, known: Known | None = None) -> str:
-    """`text` as one line of prose: 'com‐\\n   mands' -> 'commands', 'a\\n   b' -> 'a b'.
+    """`text` as one line of prose: 'com‐\\n   mands' -> 'commands', 'a\\n   b' -> 'a b',
+    '見\\n   つから' -> '見つから'.
 
     A line-end ASCII hyphen is dropped unless the document writes the hyphenated form
     and not the joined one ('non-zero' stays when 'nonzero' is nowhere in the text).
@@ -44,6 +51,8 @@ def reflow(text: str, known: Known | None = None) -> str:
     text = _SOFT_BREAK.sub("", text)
     if "-\n" in text:
         text = _HARD_BREAK.sub(lambda m: _join(m, known), text)
+    if "\n" in text and not text.isascii():
+        text = _CJK_WRAP.sub("", text)
     text = _NEWLINE.sub(" ", text)
     if "`" in text:
         text = _RST_LINK.sub(r"\1", _RST_LITERAL.sub(r"`\1`", text))

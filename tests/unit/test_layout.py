@@ -230,6 +230,26 @@ def test_reflow_joins_wrapped_lines_and_undoes_line_end_hyphens() -> None:
 
 
 @pytest.mark.parametrize(
+    ("wrapped", "shown"),
+    [
+        (
+            "一行も見\n       つからなければ 1 です。\n       次の文。",
+            "一行も見つからなければ 1 です。次の文。",
+        ),
+        ("輸出總行\n   數，以及「字\n   元數」", "輸出總行數，以及「字元數」"),
+        (
+            "한국어는 단어\n   사이를 띄어 씁니다",
+            "한국어는 단어 사이를 띄어 씁니다",
+        ),  # Korean: a space
+        ("値は 1 バ\n  イト", "値は 1 バイト"),
+    ],
+    ids=["japanese", "chinese", "korean", "katakana"],
+)
+def test_reflow_joins_chinese_and_japanese_lines_without_a_space(wrapped: str, shown: str) -> None:
+    assert reflow(wrapped) == shown
+
+
+@pytest.mark.parametrize(
     ("source", "shown"),
     [
         ("to [RFC 3339](https://tools.ietf.org/html/rfc3339) format", "to RFC 3339 format"),
@@ -401,3 +421,24 @@ def test_a_japanese_particle_after_an_ellipsis_goes_on_with_the_sentence() -> No
         "入力を OUTaa, OUTab, ... という名前の部品に分けます。",
         "既定の大きさは 1000 行です。",
     ]
+
+
+def test_a_blank_line_inside_a_descriptions_sentence_does_not_end_it() -> None:
+    # help2man writes an option's --help text with its blank lines: timeout(1)
+    text = (
+        "       --keep-status\n\n"
+        "              exit with the status of COMMAND, even when the\n\n"
+        "              command runs out of time\n\n"
+        "       --quiet\n"
+        "              print nothing.\n\n"
+        "              Warnings still go to standard error.\n"
+    )
+    s = analyse(text)
+    keep = _find(text, s, Kind.TERM, "--keep-status")
+    description = _find(text, s, Kind.PARAGRAPH, "exit with the status")
+    assert s.parent(description) == keep
+    assert text[s[description].start : s[description].end].endswith("runs out of time")
+    # a description's next paragraph, opening a sentence of its own, stays apart
+    assert s.parent(_find(text, s, Kind.PARAGRAPH, "Warnings still")) == _find(
+        text, s, Kind.TERM, "--quiet"
+    )
