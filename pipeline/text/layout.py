@@ -75,6 +75,10 @@ _WORD_GAP = re.compile(r"[^\s.!?:;。]  +\S")
 _OPTIONISH = re.compile(r"[-+\\~%$@\[]")
 # A term line's names going on at a column: an option ('--window=n or -n' after '-zn or'),
 # or a word and a comma before one ('NUM, --unified[=NUM]' after '-u, -U').
+# A call's signature alone: 'debounce_.debounce(function, wait, [immediate])', 'f(x, *args)'.
+_SIGNATURE = re.compile(r"[\w$]+(?:\.[\w$]+)*\((?:[^()\n]|\([^()\n]*\))*\)")
+# A line opening a sentence of prose: a capitalized word, then at least three more words.
+_SENTENCE_OPENING = re.compile(r"[A-Z][a-z]*(?:\s+\S+){3}")
 _OPTION_LINE = re.compile(r"--?[A-Za-z0-9]")  # a line naming an option: '-l N, --line-length=N'
 _NAMES_ON = re.compile(r"(?:[^\s,]*,\s*)?--?[A-Za-z]")
 _CAPS = re.compile(r"[A-Z][A-Z0-9 ,.'&/()\-]*[A-Z0-9)]")
@@ -344,6 +348,8 @@ class _Analyser:
                 outer = [h for h in self.headings if h[2] < indent]
                 return self._heading(i, i, outer[-1][0] + 1 if outer else 2)
             return self._entry(i, term_end, -1, self._description_column(term_end))
+        if self._signature(i):
+            return self._entry(i, i, -1, ln.indents[i])
         if self._alone(i) and not self._describes(i):
             level = self._heading_level(i) or self._release_title(i)
             if level:
@@ -382,6 +388,21 @@ class _Analyser:
         """Line i is a run of its own: a blank line (or the text's edge) above and below."""
         above = i == 0 or self.l.blank(i - 1) or (i - 1) in self.furniture
         return above and (self.l.blank(i + 1) or (i + 1) in self.furniture)
+
+    def _signature(self, i: int) -> bool:
+        """Line i is a call's signature opening its description on the next line, at the
+        same indent: Underscore's '_.debounce(function, wait, [immediate])' over 'Creates
+        and returns a new debounced version ...'."""
+        ln = self.l
+        below = i + 1
+        if ln.blank(below) or below in self.furniture or ln.indents[below] != ln.indents[i]:
+            return False
+        content = ln.content(i)
+        return (
+            len(content) <= HEADING_MAX_CHARS
+            and _SIGNATURE.fullmatch(content) is not None
+            and _SENTENCE_OPENING.match(ln.content(below)) is not None
+        )
 
     def _describes(self, i: int) -> bool:
         """Line i is the description of the term just above it, at its column: sed's 'edit

@@ -1236,3 +1236,28 @@ def test_commands_offered_as_choices_are_shown_together() -> None:
     result = _ask(SHRED_PAGE, "How do I remove a file whose name starts with a dash?")
     first = result.answer.split("\n")[0]
     assert first.endswith("use one of these commands: `prune -- -old`, `prune ./-old`")
+
+
+API_REFERENCE = """Functions
+
+stall_.stall(fn, wait, [leading])
+Creates and returns a stalled version of fn that waits until wait milliseconds pass without a \
+call. Handy for search boxes.
+
+If you need to cancel a pending stall, call .cancel() on the stalled function.
+
+gather_.gather(list, key)
+A convenient version of the most common use of map: the values of key in every item.
+"""
+
+
+def test_a_signature_over_its_description_is_the_entry_a_what_question_names() -> None:
+    result = _ask(API_REFERENCE, "What does _.stall do?")
+    assert result.answer.startswith(
+        "stall_.stall(fn, wait, [leading]): Creates and returns a stalled version of fn"
+    )
+    result = _ask(API_REFERENCE, "What does _.gather return?")
+    assert result.answer == (
+        "gather_.gather(list, key): A convenient version of the most common use of map: the"
+        " values of key in every item."
+    )

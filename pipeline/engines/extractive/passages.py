@@ -166,11 +166,20 @@ class Passages:
         ('-e' for 'the -e option of set'), or one of its names is a literal the question
         quotes ('--max-time' of '-m, --max-time <seconds>')."""
         start, end = self.spans[unit]
-        words = iter_tokens(self.text[start:end])  # most terms stop at their first word
-        first = next(words, None)
+        term = self.text[start:end]
+        if term.endswith(")") and "(" in term:
+            # a call's signature, named by its function and at most one word besides ('What
+            # does _.pluck return?' of 'pluck(list, propertyName)'), not by a question of
+            # other things ('... value of the WARNING logging level?', 'logging.warning(msg)')
+            function = set(iter_tokens(term.split("(", 1)[0]))
+            asked = {t for t in terms if not is_literal(t)}
+            if asked & function and len(asked - function) <= 1:
+                return True
+        words = iter_tokens(term)
+        first = next(words, None)  # most terms stop at their first word
         if first is not None and first in terms and all(w in terms for w in words):
             return True
-        named = set(entry_names(self.text[start:end]))
+        named = set(entry_names(term))
         return any(is_literal(t) and t[len(LITERAL) :] in named for t in terms)
 
     def leads_list(self, unit: int) -> bool:
