@@ -478,3 +478,42 @@ def test_a_sections_sentence_that_points_back_reads_after_its_heading_in_a_summa
     assert "strip-level: This flag sets how much debugging information" in summary
     assert "link-mode: This option lets you choose whether libraries" in summary
     assert "cache-dir:" not in summary  # its sentence says what it is about itself
+
+
+TRANSLATED_MAN_PAGE = """TIDE(1)                     使用者命令                     TIDE(1)
+
+名稱
+       tide - 預測港口的潮高
+
+描述
+       tide 輸出港口每天的高潮和低潮時間，以及每次潮汐的高度。
+
+       預測依據港口的潮汐常數計算，誤差通常在十分鐘之內。
+
+作者
+       由 Ada Marsh 和 Ben Wold 編寫。
+
+版權
+       Copyright © 2024 Tidepool Project.
+"""
+
+KOREAN_MAN_PAGE = """이름
+       tide - 항구의 조위를 예측합니다
+
+설명
+       tide 는 항구의 만조와 간조 시각을 출력합니다. 예측은 항구의 조화 상수로 계산합니다.
+
+저자
+       Ada Marsh 와 Ben Wold 가 작성했습니다.
+"""
+
+
+def test_a_translated_man_page_summary_opens_with_its_name_line_and_skips_its_authors() -> None:
+    result = summarize(TRANSLATED_MAN_PAGE, settings=OFF)
+    assert result.summary.startswith("tide - 預測港口的潮高。 tide 輸出港口每天的高潮和低潮時間")
+    assert "名稱" not in result.summary
+    assert "Ada Marsh" not in result.summary
+    assert "Copyright" not in result.summary
+    result = summarize(KOREAN_MAN_PAGE, settings=OFF)
+    assert result.summary.startswith("tide - 항구의 조위를 예측합니다. tide 는")  # no '。'
+    assert "Ada Marsh" not in result.summary

@@ -39,10 +39,10 @@ from pipeline.engines.extractive.lexrank import (
 from pipeline.engines.extractive.openers import DANGLING, SELF_REFERENCE
 from pipeline.engines.extractive.passages import Passages
 from pipeline.engines.extractive.releases import heading_line, release_headings
-from pipeline.engines.extractive.terms import tokens
+from pipeline.engines.extractive.terms import fold, tokens
 from pipeline.text.layout import without_marker
 from pipeline.text.reflow import known_in, reflow
-from pipeline.text.scripts import CJK
+from pipeline.text.scripts import CJK, HAN, KANA
 from pipeline.text.structure import Kind
 
 LEAD = 5.0
@@ -90,10 +90,17 @@ _BOILERPLATE = re.compile(
     r"|^report (?:a )?bugs\b|home page:",
     re.IGNORECASE,
 )
+# ... and a translated man page's: 作者 (author), 著作権 / 版權 (copyright), 報告錯誤 (reporting
+# bugs), 関連項目 / 參見 / 추가 참조 (see also), 跋 (colophon). Compared folded (see fold).
 _BOILERPLATE_SECTIONS = frozenset(
-    "see also|author|authors|copyright|copying|license|licence|licensing|credits|"
-    "acknowledgements|acknowledgments|contributors|table of contents|contents|index|"
-    "navigation|footnotes|references|colophon|reporting bugs|sponsors|backers".split("|")
+    fold(name)
+    for name in (
+        "see also|author|authors|copyright|copying|license|licence|licensing|credits|"
+        "acknowledgements|acknowledgments|contributors|table of contents|contents|index|"
+        "navigation|footnotes|references|colophon|reporting bugs|sponsors|backers|"
+        "作者|著作権|版權|版权|ライセンス|バグ報告|報告錯誤|报告错误|関連項目|參見|参见|"
+        "另見|另见|跋|저자|저작권|추가 참조|관련 항목"
+    ).split("|")
 )
 _SENTENCE_CLOSERS = frozenset(".!?;:。！？")
 _NUMBERING = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[A-Z]\.)\s+")
@@ -105,13 +112,13 @@ _CODE_START = re.compile(r"(?:\$|>>>|#include|\[Function\]|\[Macro\]|\[Variable\
 # An entry's label before its text: '* tests/foo.c (main): Likewise.' -> 'Likewise.'
 _ENTRY_LABEL = re.compile(r"^(?:[-*•]\s+)?(?:[\w./,*-]+(?:\s+\([^)]*\))?:\s+)?")
 _NAME_WORD = re.compile(r"[_*]|^\W*[A-Z]{2,}\W*$")
-_CJK_END = re.compile(f"[{CJK}]")
+_CJK_END = re.compile(f"[{HAN}{KANA}]")  # Korean ends a sentence with a full stop, not '。'
 # Prose opens with a word, a number or a quote; '{ Begin a block', '= Print' are syntax.
 _OPENS_PROSE = re.compile(f"[\\w\"'“‘{CJK}]")
 _STRONG = re.compile(r"\*\*(.+?)\*\*")
 _EMPHASIS = re.compile(r"^[*_]+|[*_]+$")
 # A man page's section that names it: 'NAME' / 'ssh — OpenSSH remote login client'.
-_NAME_SECTIONS = frozenset(("name", "nom", "名前", "名称"))
+_NAME_SECTIONS = frozenset(fold(n) for n in ("name", "nom", "名前", "名称", "名稱", "이름"))
 
 
 @dataclass(frozen=True)
@@ -152,7 +159,7 @@ NEAR_DUPLICATE = 0.5
 
 def as_sentence(text: str) -> str:
     """A title read as the first sentence of a summary: 'User Manual' -> 'User Manual.',
-    '百年の歩み' -> '百年の歩み。'."""
+    '百年の歩み' -> '百年の歩み。', '사용자 안내서' -> '사용자 안내서.'."""
     if not text or _CLOSED.search(text):
         return text
     return f"{text}{'。' if _CJK_END.match(text[-1]) else '.'}"
@@ -266,7 +273,7 @@ class _Outline:
         first = self.p.blocks[0]
         kind = self.s.kind(first)
         if kind == Kind.HEADING:
-            if self.p.heading_text(first).strip().lower() in _NAME_SECTIONS:
+            if fold(self.p.heading_text(first).strip().lower()) in _NAME_SECTIONS:
                 following = 1 if len(self.reads) > 1 else -1
                 return [following] if following > 0 and self._short(following) else []
             if self._section_name(first) in _BOILERPLATE_SECTIONS:
@@ -477,7 +484,7 @@ class _Outline:
 
     def _section_name(self, block: int) -> str:
         """A heading as the name of its kind of section: '1. Copyright' -> 'copyright'."""
-        return _NUMBERING.sub("", self._heading_line(block)).lower().strip(" :")
+        return fold(_NUMBERING.sub("", self._heading_line(block)).lower().strip(" :"))
 
     def _centrality(self, units: list[int]) -> list[float]:
         """LexRank of these units among themselves, as shares of the best (0-1)."""
