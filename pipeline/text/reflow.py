@@ -30,12 +30,14 @@ _RST_LINK = re.compile(r"`([^`<>]+?)\s+<[^<>\s]+>`__?")
 _MD_LINK = re.compile(r"(?<![\w\]])!?\[([^\]\n]*)\](?:\((?:[^()\s]+|\([^()\s]*\))*\)|\[[^\]\n]*\])")
 
 # ... and its inline HTML, as the rendered page shows it: '<abbr title="command line
-# interface">CLI</abbr>' reads 'CLI'. Only inline HTML's own tags: in a usage line '<file>'
-# is a placeholder the reader fills in.
+# interface">CLI</abbr>' reads 'CLI'. Only inline HTML's own tags, and a paired one only
+# with its pair: in a usage line '<file>' is a placeholder the reader fills in, and so are
+# dpkg's '<T>' and '<I>' (the triggering and the interested package).
 _INLINE_TAG = re.compile(
-    r"</?(?:a|abbr|b|br|code|dfn|em|i|img|kbd|mark|small|span|strong|sub|sup|u)(?:\s[^<>]*)?/?>",
+    r"<(/?)(a|abbr|b|br|code|dfn|em|i|img|kbd|mark|small|span|strong|sub|sup|u)(?:\s[^<>]*)?/?>",
     re.IGNORECASE,
 )
+_VOID_TAGS = frozenset(("br", "img"))
 
 Known = Callable[[str], bool]
 """Whether a word occurs in the document: decides 'manip-' / 'ulation' -> 'manipulation'."""
@@ -63,7 +65,7 @@ def reflow(text: str, known: Known | None = None) -> str:
     if "**" in text:
         text = _outside_code(_STRONG, r"\1", text)
     if "<" in text:
-        text = _outside_code(_INLINE_TAG, "", text)
+        text = _without_tags(text)
     return _SPACES.sub(" ", text).strip()
 
 
@@ -83,7 +85,22 @@ def _unescaped(text: str) -> str:
     return _outside_code(_ESCAPE, "_", text)
 
 
-def _outside_code(pattern: re.Pattern[str], replacement: str, text: str) -> str:
+def _without_tags(text: str) -> str:
+    """`text` without its inline HTML tags (outside code spans): void ones, and paired ones
+    whose other half it holds."""
+    found = [(m.group(1), m.group(2).lower()) for m in _INLINE_TAG.finditer(text)]
+    paired = {n for c, n in found if c} & {n for c, n in found if not c}
+
+    def dropped(match: re.Match[str]) -> str:
+        name = match.group(2).lower()
+        return "" if name in _VOID_TAGS or name in paired else match.group()
+
+    return _outside_code(_INLINE_TAG, dropped, text)
+
+
+def _outside_code(
+    pattern: re.Pattern[str], replacement: str | Callable[[re.Match[str]], str], text: str
+) -> str:
     """`pattern` replaced outside backtick code spans, whose text is code as written."""
     parts = text.split("`")
     parts[::2] = [pattern.sub(replacement, part) for part in parts[::2]]

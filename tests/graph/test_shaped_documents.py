@@ -1261,3 +1261,23 @@ def test_a_signature_over_its_description_is_the_entry_a_what_question_names() -
         "gather_.gather(list, key): A convenient version of the most common use of map: the"
         " values of key in every item."
     )
+
+
+LINKED_REFERENCE = """# tidekit.run
+
+* `maxLines` {number} Most lines of output kept. See [`maxLines` and tabs][].
+  **Default:** `1000`.
+
+The `maxLines` option caps the lines kept from the tide table.
+
+[`maxLines` and tabs]: #maxlines-and-tabs
+[`maxLines` option]: #options-maxlines
+[`tidekit.read()`]: read.md#tidekit-read
+"""
+
+
+def test_link_reference_definitions_are_never_an_answer() -> None:
+    # the rendered page does not show them at all
+    result = _ask(LINKED_REFERENCE, "What does the maxLines option do?")
+    assert "]:" not in result.answer
+    assert "#maxlines" not in result.answer

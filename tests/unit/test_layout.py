@@ -264,6 +264,7 @@ def test_reflow_joins_chinese_and_japanese_lines_without_a_space(wrapped: str, s
             "for CLI apps, Completion",
         ),
         ("cp <source> <dest>, and `<b>` as code", "cp <source> <dest>, and `<b>` as code"),
+        ("if <T> awaits <I>, and <I> fails", "if <T> awaits <I>, and <I> fails"),  # no </I>
         (
             "basicConfig(**kwargs), f(**a, **b), `**x**` and __init__",
             "basicConfig(**kwargs), f(**a, **b), `**x**` and __init__",

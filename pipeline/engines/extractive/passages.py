@@ -42,6 +42,9 @@ _ENDS_PIECE = _CLOSES_SENTENCE | frozenset(":\"'”’)]」")
 _IMAGE = r"!\[[^\]\n]*\]\([^()\s]*\)"
 _LINK = rf"(?:{_IMAGE}|\[(?:{_IMAGE}|[^\]\n])*\]\([^()\s]*\))"  # a badge: an image in a link
 _LINKS_ONLY = re.compile(rf"\s*(?:{_LINK}[ \t\n,;|·]*)+\.?\s*$")
+# Markdown's link reference definitions, which the rendered page does not show at all:
+# '[`maxBuffer` and Unicode]: #maxbuffer-and-unicode'.
+_LINK_DEFINITIONS = re.compile(r"(?:[ \t]*\[[^\]\n]+\]:[ \t]*\S+(?:[ \t]+[\"'(][^\n]*)?\s*)+$")
 COMMAND_MAX_CHARS = 100
 """Longest command line read into the sentence around it."""
 EXAMPLE_MAX_LINES = 8
@@ -196,11 +199,12 @@ class Passages:
     def links_only(self, unit: int) -> bool:
         """The unit is links alone, in a list item or a paragraph: a table of contents'
         '1. [Install](...)', a badge, '[Get an API key here](...)', which point elsewhere
-        rather than say anything."""
+        rather than say anything; or link reference definitions, which say nothing shown."""
         if self.kinds[unit] not in (Kind.ITEM, Kind.PARAGRAPH):
             return False
         start, end = self.spans[unit]
-        return _LINKS_ONLY.match(without_marker(self.text[start:end])) is not None
+        text = without_marker(self.text[start:end])
+        return _LINKS_ONLY.match(text) is not None or _LINK_DEFINITIONS.match(text) is not None
 
     def names_in_words(self, unit: int, terms: Collection[str]) -> bool:
         """The unit (a term) is an option whose long name is question terms in plain words:
