@@ -73,14 +73,15 @@ _WORD_GAP = re.compile(r"[^\s.!?:;。]  +\S")
 """Two spaces or more after a word, not a sentence: justified text."""
 # Terms that are plainly options, escapes or placeholders: '-e', '--login', '\j', '~.', '%%'.
 _OPTIONISH = re.compile(r"[-+\\~%$@\[]")
-# A term line's names going on at a column: an option ('--window=n or -n' after '-zn or'),
-# or a word and a comma before one ('NUM, --unified[=NUM]' after '-u, -U').
 # A call's signature alone: 'debounce_.debounce(function, wait, [immediate])', 'f(x, *args)'.
 _SIGNATURE = re.compile(r"[\w$]+(?:\.[\w$]+)*\((?:[^()\n]|\([^()\n]*\))*\)")
 # A line opening a sentence of prose: a capitalized word, then at least three more words.
 _SENTENCE_OPENING = re.compile(r"[A-Z][a-z]*(?:\s+\S+){3}")
 _OPTION_LINE = re.compile(r"--?[A-Za-z0-9]")  # a line naming an option: '-l N, --line-length=N'
-_NAMES_ON = re.compile(r"(?:[^\s,]*,\s*)?--?[A-Za-z]")
+# A term line's names going on at a column: an option ('--window=n or -n' after '-zn or',
+# '-9' after xz's '-0 ...'), or a word and a comma before one ('NUM, --unified[=NUM]' after
+# '-u, -U').
+_NAMES_ON = re.compile(r"(?:[^\s,]*,\s*)?--?[A-Za-z0-9]")
 _CAPS = re.compile(r"[A-Z][A-Z0-9 ,.'&/()\-]*[A-Z0-9)]")
 # ... and a title in a script without capitals, as a translated man page writes its
 # sections: '描述', '説明', 'オプション', '옵션'.

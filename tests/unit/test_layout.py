@@ -443,3 +443,17 @@ def test_a_blank_line_inside_a_descriptions_sentence_does_not_end_it() -> None:
     assert s.parent(_find(text, s, Kind.PARAGRAPH, "Warnings still")) == _find(
         text, s, Kind.TERM, "--quiet"
     )
+
+
+def test_a_term_naming_a_range_of_options_is_one_term() -> None:
+    # '-9' falls at the description's column, but it names the last of the presets
+    text = (
+        "       -0 ... -9\n"
+        "              Select a compression preset level.  The default is -6.\n"
+        "       -e, --extreme\n"
+        "              Use a slower variant of the selected preset level.\n"
+    )
+    s = analyse(text)
+    presets = _find(text, s, Kind.TERM, "-0 ... -9")
+    assert text[s[presets].start : s[presets].end] == "-0 ... -9"
+    assert s.parent(_find(text, s, Kind.PARAGRAPH, "Select a compression")) == presets
