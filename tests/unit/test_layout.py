@@ -23,6 +23,12 @@ def _find(text: str, structure: Structure, kind: Kind, starts: str) -> int:
     raise AssertionError(f"no {kind.name} starting {starts!r} in {_blocks(text, structure)}")
 
 
+def _describes(text: str, structure: Structure, paragraph: str, term: str) -> bool:
+    """The paragraph starting `paragraph` is the description of the term starting `term`."""
+    described = _find(text, structure, Kind.PARAGRAPH, paragraph)
+    return structure.parent(described) == _find(text, structure, Kind.TERM, term)
+
+
 def test_a_bullet_before_an_option_alone_opens_an_entry_and_one_before_prose_an_item() -> None:
     text = BULLETED_OPTIONS
     s = analyse(text)
@@ -358,12 +364,8 @@ def test_a_term_line_over_a_shallower_description_holds_all_its_paragraphs() -> 
         "           A task's currently resident share of available physical memory.\n"
     )
     s = analyse(text)
-    term = _find(text, s, Kind.TERM, "%CPU")
-    smp = _find(text, s, Kind.PARAGRAPH, "In a true SMP")
-    assert s.parent(smp) == term
-    assert s.parent(_find(text, s, Kind.PARAGRAPH, "A task's currently")) == _find(
-        text, s, Kind.TERM, "%MEM"
-    )
+    assert _describes(text, s, "In a true SMP", "%CPU")
+    assert _describes(text, s, "A task's currently", "%MEM")
 
 
 @pytest.mark.parametrize(
@@ -393,10 +395,8 @@ def test_an_option_a_blank_line_above_its_description_is_a_term_with_it() -> Non
         "              wrap output lines at column N\n"
     )
     s = analyse(text)
-    wrap = _find(text, s, Kind.TERM, "-w N, --wrap=N")
-    assert s.parent(_find(text, s, Kind.PARAGRAPH, "wrap output lines")) == wrap
-    quiet = _find(text, s, Kind.TERM, "-n, --quiet")
-    assert s.parent(_find(text, s, Kind.PARAGRAPH, "print nothing")) == quiet
+    assert _describes(text, s, "wrap output lines", "-w N, --wrap=N")
+    assert _describes(text, s, "print nothing", "-n, --quiet")
     assert [kind for kind, _ in _blocks(text, s)].count(Kind.HEADING.name) == 1
 
 
@@ -435,14 +435,11 @@ def test_a_blank_line_inside_a_descriptions_sentence_does_not_end_it() -> None:
         "              Warnings still go to standard error.\n"
     )
     s = analyse(text)
-    keep = _find(text, s, Kind.TERM, "--keep-status")
-    description = _find(text, s, Kind.PARAGRAPH, "exit with the status")
-    assert s.parent(description) == keep
-    assert text[s[description].start : s[description].end].endswith("runs out of time")
+    assert _describes(text, s, "exit with the status", "--keep-status")
+    description = s[_find(text, s, Kind.PARAGRAPH, "exit with the status")]
+    assert text[description.start : description.end].endswith("runs out of time")
     # a description's next paragraph, opening a sentence of its own, stays apart
-    assert s.parent(_find(text, s, Kind.PARAGRAPH, "Warnings still")) == _find(
-        text, s, Kind.TERM, "--quiet"
-    )
+    assert _describes(text, s, "Warnings still", "--quiet")
 
 
 def test_a_term_naming_a_range_of_options_is_one_term() -> None:
@@ -454,6 +451,6 @@ def test_a_term_naming_a_range_of_options_is_one_term() -> None:
         "              Use a slower variant of the selected preset level.\n"
     )
     s = analyse(text)
-    presets = _find(text, s, Kind.TERM, "-0 ... -9")
-    assert text[s[presets].start : s[presets].end] == "-0 ... -9"
-    assert s.parent(_find(text, s, Kind.PARAGRAPH, "Select a compression")) == presets
+    presets = s[_find(text, s, Kind.TERM, "-0 ... -9")]
+    assert text[presets.start : presets.end] == "-0 ... -9"
+    assert _describes(text, s, "Select a compression", "-0 ... -9")
