@@ -1281,3 +1281,29 @@ def test_link_reference_definitions_are_never_an_answer() -> None:
     result = _ask(LINKED_REFERENCE, "What does the maxLines option do?")
     assert "]:" not in result.answer
     assert "#maxlines" not in result.answer
+
+
+JAPANESE_MAN_PAGE = """名前
+       tally - 行を数える
+
+オプション
+       -c, --count
+              行を出力せず、一致した行の数を表示します。 -v オプションと共に指
+              定した場合は、一致しなかった行の数を表示します。
+
+       -v, --invert
+              一致の意味を逆にして、一致しない行を選びます。
+
+環境変数
+       TALLY_COLOR
+              -v オプションを指定しなかったときは一致する行に、 -v オプション
+              を指定したときは一致しない行に適用される色です。
+"""
+
+
+def test_a_cjk_question_asking_what_an_option_does_gets_its_entry() -> None:
+    # the other sentences name '-v' twice; the question asks what -v itself does
+    result = _ask(JAPANESE_MAN_PAGE, "-v オプションは何をしますか？")
+    assert result.answer.startswith("-v, --invert: 一致の意味を逆にして、一致しない行を選びます。")
+    result = _ask(TRANSLATED_MAN_PAGE, "-q 選項是什麼意思？")
+    assert result.answer.startswith("-q, --quiet: 不要輸出進度訊息")

@@ -387,10 +387,22 @@ def asks_for_release(question: str) -> bool:
     return _RELEASE.search(question) is not None
 
 
+# ... and in Japanese, Chinese and Korean, matched folded: '-v オプションは何をしますか',
+# '-v 选项是什么意思', '종료 상태 0의 의미는?'.
+_CJK_DEFINITION = re.compile(
+    "何をする|何をします|とは|どういう意味|の意味|何を意味|何を表"
+    "|是什么|什么是|什么意思|做什么|什么作用|的作用|表示什么|意思是"
+    "|무엇을 합니|무엇을 하나|무엇입니까|무엇을 의미|무슨 뜻|의 의미|뭔가요|뭐예요"
+)
+
+
 def asks_what_is(question: str) -> bool:
     """'What does -e do?', 'What is a metacharacter?': the answer is an entry's description,
     so a term that matches is not counted down as a mere label."""
-    return _DEFINITION.search(question) is not None
+    return (
+        _DEFINITION.search(question) is not None
+        or _CJK_DEFINITION.search(fold(question)) is not None
+    )
 
 
 # "What is a Transparent copy?", "What does 'convey' mean?", "What does it mean to convey a work?",
