@@ -1307,3 +1307,17 @@ def test_a_cjk_question_asking_what_an_option_does_gets_its_entry() -> None:
     assert result.answer.startswith("-v, --invert: 一致の意味を逆にして、一致しない行を選びます。")
     result = _ask(TRANSLATED_MAN_PAGE, "-q 選項是什麼意思？")
     assert result.answer.startswith("-q, --quiet: 不要輸出進度訊息")
+
+
+KOREAN_MAN_PAGE = """이름
+       tally - 파일의 행을 셉니다
+
+설명
+       tally 는 각 파일의 행 수를 출력합니다. 기본 입력은 표준 입력입니다.
+"""
+
+
+def test_a_korean_question_word_is_no_name_the_documents_must_hold() -> None:
+    # '무엇' (what) is written nowhere in the page: it asks, it names nothing
+    result = _ask(KOREAN_MAN_PAGE, "tally 는 무엇입니까?")
+    assert "tally" in result.answer

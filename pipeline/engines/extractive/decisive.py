@@ -39,6 +39,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from pipeline.engines.extractive.terms import (
+    KOREAN_QUESTION_WORDS,
     LITERAL,
     QUESTION_CHARS,
     fold,
@@ -170,10 +171,20 @@ def unknown_cjk_words(
         # A modifier of a word the documents know, in characters they never use; not one
         # of a particle ('昂贵精密的战舰': 精密 is said of the warship, 的 heads nothing).
         heads = index in covered and char not in FUNCTION_CHARS
-        if run and heads and _opens_word(folded, run) and not any(used(folded[i]) for i in run):
+        name = bool(run) and heads and _opens_word(folded, run)
+        if name and not any(used(folded[i]) for i in run) and not _asks(folded, run):
             unknown.append(question[run[0] : run[-1] + 1])
         run = []
     return unknown
+
+
+def _asks(folded: str, run: list[int]) -> bool:
+    """The run is a Korean question word, or one and its ending: '무엇' of 'pstree 는
+    무엇입니까?' names nothing the documents must hold."""
+    text = folded[run[0] : run[-1] + 1]
+    return text in KOREAN_QUESTION_WORDS or any(
+        text.startswith(word) for word in KOREAN_QUESTION_WORDS if len(word) > 1
+    )
 
 
 def _opens_word(folded: str, run: list[int]) -> bool:

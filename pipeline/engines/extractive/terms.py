@@ -35,14 +35,13 @@ _STOPWORDS = frozenset(STOPWORDS_EN_PLUS) | frozenset(
 )
 # Question words carry no content ("何年", "谁", "누구"); bigrams holding them are dropped.
 QUESTION_CHARS = frozenset("何誰谁哪吗呢么幾几")
-_CJK_STOP_BIGRAMS = frozenset(w for w in (*STOPWORDS_CHINESE, *STOPWORDS_KOREAN) if len(w) == 2) | {
-    "무엇",
-    "누구",
-    "언제",
-    "어디",
-    "어떤",
-    "얼마",
-}
+# ... and Korean's question words: 무엇 (what), 누구 (who), 언제 (when), 어디 (where) ...
+KOREAN_QUESTION_WORDS = frozenset(
+    "무엇 누구 언제 어디 어떤 얼마 어느 어떻게 무슨 뭐 뭔 몇 왜".split()
+)
+_CJK_STOP_BIGRAMS = frozenset(
+    w for w in (*STOPWORDS_CHINESE, *STOPWORDS_KOREAN, *KOREAN_QUESTION_WORDS) if len(w) == 2
+)
 
 # Light lemmatization: irregular forms a suffix stemmer cannot join to their base word
 # ('kept' -> 'keep', 'men' -> 'man'), so "Who keeps the lighthouse?" finds "is kept by".
