@@ -1321,3 +1321,17 @@ def test_a_korean_question_word_is_no_name_the_documents_must_hold() -> None:
     # '무엇' (what) is written nowhere in the page: it asks, it names nothing
     result = _ask(KOREAN_MAN_PAGE, "tally 는 무엇입니까?")
     assert "tally" in result.answer
+
+
+KOREAN_EXIT_STATUS = """종료 상태
+       0      프로그램 실행 성공입니다.
+
+       1      사용법 또는 구성 파일 오류입니다.
+
+       3      하위 프로세스가 0 이 아닌 종료 상태를 반환했습니다.
+"""
+
+
+def test_a_korean_question_asking_what_a_status_means_gets_its_entry() -> None:
+    result = _ask(KOREAN_EXIT_STATUS, "종료 상태 0은 무엇을 의미합니까?")
+    assert result.answer.startswith("0: 프로그램 실행 성공입니다.")

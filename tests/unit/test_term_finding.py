@@ -253,3 +253,11 @@ def test_the_kind_a_japanese_question_asks_for_is_read_from_its_ending() -> None
     assert asked_kind_terms("首都はどの都市か") == {"都市", "都", "市"}
     assert asked_kind_terms("関白とはなにか？") == set()  # what 関白 is: the subject, no kind
     assert asked_kind_terms("哪一種戰艦?") == set()  # Chinese keeps its kind words
+
+
+def test_a_korean_questions_particles_and_endings_are_no_terms() -> None:
+    # every verb of a Korean text ends '...입니다' or '...합니다': '입니', '니까' find them all
+    assert query_terms("pstree 는 무엇입니까?") == ["pstree"]
+    assert query_terms("종료 상태 0은 무엇을 의미합니까?") == ["종료", "상태", "0", "의미"]
+    assert set(query_terms("리버사이드 창고의 출입 코드는 무엇입니까?")) >= {"창고", "출입", "코드"}
+    assert query_terms("국가 이름은?") == ["국가", "이름"]  # '가' of 국가 is no particle

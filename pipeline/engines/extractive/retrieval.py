@@ -430,6 +430,8 @@ _NAMED_AS = re.compile(
 # 'An "Opaque" copy is');
 # 'These clades (which are thought to be extinct)' is a sentence using the word.
 _PLAIN_HEAD = re.compile(r"[^\w\s\"“”'‘’-]")
+# A man page's name line: 'grep, egrep, fgrep - print lines that match patterns'.
+_NAME_LINE = re.compile(r"(?P<names>[\w.+-]+(?:,\s*[\w.+-]+)*)\s+(?:-|\\-|–|—)\s+\S")
 _BRACKETED = re.compile(r"\s*\([^()]*\)")
 DEFINED_TERMS = 5
 """Most content terms a definition question's subject has: 'the name of the team that
@@ -462,11 +464,20 @@ more thing said of it (SQuAD dev +1; 0 and 0.5 alike)."""
 _PLACED = re.compile(r"(?:in|on|at|inside|under|behind|near|beside|between)\b", re.IGNORECASE)
 
 
+# ... and in Japanese, Chinese and Korean, matched folded: 'uniq とは何ですか', 'tail 是什么',
+# '什么是 tail', 'pstree 는 무엇입니까'.
+_CJK_DEFINED = re.compile(
+    r"^\s*(?:(?P<ja>.+?)\s*(?:とは|って)(?:何|なん|\s*[?？])|(?P<wa>.+?)\s*は(?:何|なん)(?:ですか|か)?"
+    r"|(?P<zh>.+?)\s*是(?:什么|啥)|什么是\s*(?P<what>.+?)"
+    r"|(?P<ko>.+?)\s*(?:은|는|이란|란)\s*(?:무엇|뭐)(?:입니까|인가요|예요|이에요)?)\s*[?？]?\s*$"
+)
+
+
 def defined_terms(question: str) -> list[str]:
     """Index terms of what a definition question asks to define, [] for other questions:
     'What is a Transparent copy?' -> ['transpar', 'copi']; when the question quotes the
     term ('What does it mean to "convey" a work?'), the quoted words only: ['convey']."""
-    match = _DEFINED.match(question)
+    match = _DEFINED.match(question) or _CJK_DEFINED.match(fold(question))
     if match is None:
         return []
     subject = next(g for g in match.groups() if g)
@@ -480,7 +491,12 @@ def defined_terms(question: str) -> list[str]:
 def defines(sentence: str, subject: list[str]) -> bool:
     """Whether `sentence` opens by defining `subject` (index terms): the subject's words,
     at most DEFINITION_HEAD others, then a defining verb ('means', 'is', 'refers to');
-    or ends by naming it: 'A copy that is not "Transparent" is called "Opaque".'"""
+    or ends by naming it: 'A copy that is not "Transparent" is called "Opaque".'; or is
+    a man page's name line naming it: 'uniq - report or omit repeated lines'."""
+    name_line = _NAME_LINE.match(sentence)
+    if name_line and subject:
+        names = tokens(name_line.group("names"))
+        return set(subject) <= set(names) and len(names) <= len(subject) + DEFINITION_HEAD
     named = _NAMED_AS.search(sentence)
     if named and subject and set(tokens(named.group("name"))) & set(subject):
         return set(subject) <= set(tokens(sentence))

@@ -13,11 +13,12 @@ import Stemmer
 from bm25s.stopwords import STOPWORDS_CHINESE, STOPWORDS_EN_PLUS, STOPWORDS_KOREAN
 from hanziconv.charmap import simplified_charmap, traditional_charmap
 
-from pipeline.text.scripts import CJK, CJK_RUN, HAN, HIRAGANA
+from pipeline.text.scripts import CJK, CJK_RUN, HAN, HANGUL, HIRAGANA
 
 # Scripts written without spaces between words (Korean has spaces, but particles stick to
 # nouns) are indexed as bigrams; other letters and digits as stemmed words.
 _WORD_CHAR = rf"[^\W_{CJK}]"
+_HANGUL = re.compile(f"[{HANGUL}]")
 _TOKEN = re.compile(rf"([{CJK}]+)|({_WORD_CHAR}+)")
 WORD = re.compile(rf"{_WORD_CHAR}+")
 """A word of letters or digits as written, outside CJK runs: what tokens() stems."""
@@ -35,6 +36,16 @@ _STOPWORDS = frozenset(STOPWORDS_EN_PLUS) | frozenset(
 )
 # Question words carry no content ("何年", "谁", "누구"); bigrams holding them are dropped.
 QUESTION_CHARS = frozenset("何誰谁哪吗呢么幾几")
+# The particles and question endings a Korean question's words close with, longest first:
+# '무엇입니까' -> '무엇', '의미합니까' -> '의미', '코드는' -> '코드'.
+KOREAN_ENDINGS = tuple(
+    sorted(
+        "입니까 습니까 합니까 니까 인가요 나요 까요 하려면 으려면 려면 이에요 예요 에요 인지"
+        " 에서 으로 은 는 이 가 을 를 의 에 도 로 와 과 만 요".split(),
+        key=len,
+        reverse=True,
+    )
+)
 # ... and Korean's question words: 무엇 (what), 누구 (who), 언제 (when), 어디 (where) ...
 KOREAN_QUESTION_WORDS = frozenset(
     "무엇 누구 언제 어디 어떤 얼마 어느 어떻게 무슨 뭐 뭔 몇 왜".split()
@@ -338,6 +349,8 @@ def query_terms(question: str) -> list[str]:
     """Distinct content terms of a question, in order; all its words if none is content.
 
     A Japanese question's one-kanji words count too ('妻' in '信長の妻は'; see _lone_kanji).
+    A Korean word's particles and endings are no terms: 'pstree 는 무엇입니까?' ->
+    ['pstree'], not '는', '입니' and '니까', which every verb of the text ends with.
 
     Literal names come after the words: 'What does ssh -N do?' -> ['ssh', 'n', '=-N'].
     """
@@ -345,10 +358,28 @@ def query_terms(question: str) -> list[str]:
         k for m in _TOKEN.finditer(question) if m.group(1) for k in _lone_kanji(fold(m.group(1)))
     ]
     terms = list(dict.fromkeys(tokens(question) + lone))
+    if _HANGUL.search(question):
+        stems = _korean_stems(fold(question))
+        terms = [t for t in terms if not _HANGUL.match(t) or t in stems]
     literals = [LITERAL + m.group() for m in _LITERAL.finditer(question)]
     if not terms and not literals:  # 'What does -T do?' asks about '-T', not 'what' or 'do'
         terms = list(dict.fromkeys(tokens(question, keep_stopwords=True)))
     return terms + [t for t in dict.fromkeys(literals) if t not in terms]
+
+
+def _korean_stems(folded: str) -> set[str]:
+    """The bigrams (or single syllables) of a question's Hangul words without the particle
+    or ending they close with ('코드는' -> '코드', '의미합니까' -> '의미', '숨기려면' ->
+    '숨기'); a word that is a particle alone ('는' after 'pstree ') has none."""
+    found: set[str] = set()
+    for run in re.finditer(f"[{HANGUL}]+", folded):
+        word = run.group()
+        ending = next((e for e in KOREAN_ENDINGS if word.endswith(e)), "")
+        stem = word[: len(word) - len(ending)]
+        if len(ending) == 1 and len(stem) == 1:
+            stem = word  # '국가' (country) is a word, not '국' and the particle '가'
+        found.update(_bigrams(stem, True) if len(stem) > 1 else [stem] if stem else [])
+    return found
 
 
 def is_literal(term: str) -> bool:
