@@ -1335,3 +1335,13 @@ KOREAN_EXIT_STATUS = """종료 상태
 def test_a_korean_question_asking_what_a_status_means_gets_its_entry() -> None:
     result = _ask(KOREAN_EXIT_STATUS, "종료 상태 0은 무엇을 의미합니까?")
     assert result.answer.startswith("0: 프로그램 실행 성공입니다.")
+
+
+def test_what_a_program_is_is_its_man_pages_name_line_in_any_language() -> None:
+    assert _ask(MAN_PAGE, "What is demo?").answer.startswith("demo - a demonstration shell")
+    # '是做什麼的' (what does it do) asks what fetch is; '做' is no word to search for
+    notes = "註記\n       這樣做和 -q 選項等價。\n\n       這樣做會讓 fetch 更安靜。\n"
+    result = _ask(f"{TRANSLATED_MAN_PAGE}\n{notes}", "fetch 是做什麼的？")
+    assert result.answer.startswith("fetch - 下載檔案")
+    result = _ask(JAPANESE_MAN_PAGE, "tally とは何ですか？")
+    assert result.answer.startswith("tally - 行を数える")

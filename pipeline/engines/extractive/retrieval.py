@@ -346,7 +346,9 @@ _FRAME = re.compile(
     # 'according to the text': the question pointing at the document, not at its content
     # ('in the document' is often content: where in a LaTeX document a command goes)
     r"|\baccording to (?:the|this) (?:text|passage|article|document|paragraph)\b"
-    r"|\bin (?:the|this) (?:text|passage|article)\b(?!['’])",
+    r"|\bin (?:the|this) (?:text|passage|article)\b(?!['’])"
+    # ... and Chinese 'what does it do': 'grep 是做什么的？' asks what grep is, not for '做'
+    r"|(?:是)?(?:做|干|幹|用来做|用來做)(?:什么|什麼|啥)(?:的)?|有(?:什么|什麼)(?:用|作用)",
     re.IGNORECASE,
 )
 # 'Which section of the GPL is the Disclaimer of Warranty?': the answer is a heading.
@@ -465,10 +467,10 @@ _PLACED = re.compile(r"(?:in|on|at|inside|under|behind|near|beside|between)\b", 
 
 
 # ... and in Japanese, Chinese and Korean, matched folded: 'uniq とは何ですか', 'tail 是什么',
-# '什么是 tail', 'pstree 는 무엇입니까'.
+# 'grep 是做什么的', '什么是 tail', 'pstree 는 무엇입니까'.
 _CJK_DEFINED = re.compile(
     r"^\s*(?:(?P<ja>.+?)\s*(?:とは|って)(?:何|なん|\s*[?？])|(?P<wa>.+?)\s*は(?:何|なん)(?:ですか|か)?"
-    r"|(?P<zh>.+?)\s*是(?:什么|啥)|什么是\s*(?P<what>.+?)"
+    r"|(?P<zh>.+?)\s*是(?:做|干|用来做)?(?:什么|啥)(?:的|东西)?|什么是\s*(?P<what>.+?)"
     r"|(?P<ko>.+?)\s*(?:은|는|이란|란)\s*(?:무엇|뭐)(?:입니까|인가요|예요|이에요)?)\s*[?？]?\s*$"
 )
 
@@ -792,7 +794,7 @@ def build_query(
     # Searched in a pass of their own, only when there are any: most questions have none.
     characters = [
         c
-        for c in _content_characters(question)
+        for c in _content_characters(content_question(question))
         if c not in terms and _unheld_grams(c, terms, usage)
     ]
     if characters:
