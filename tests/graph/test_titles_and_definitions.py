@@ -296,3 +296,15 @@ def test_what_is_at_a_place_asks_no_definition(question: str) -> None:
 
     assert defined_terms(question) == []
     assert defined_terms("What is Eldon Square?") == ["eldon", "squar"]
+
+
+def test_a_cjk_question_asks_to_define_only_when_it_asks_what_a_thing_is() -> None:
+    from pipeline.engines.extractive.retrieval import defined_terms
+
+    assert defined_terms("摂関政治とは何ですか？") == ["摂関", "関政", "政治"]
+    assert defined_terms("tail 是什麼？") == ["tail"]
+    assert defined_terms("grep 是做什么的？") == ["grep"]
+    assert defined_terms("pstree 는 무엇입니까?") == ["pstree"]
+    # a question about a topic ('...の天皇は', 'the emperor who ...') asks a fact, not a term
+    assert defined_terms("後三条天皇の子の天皇は") == []
+    assert defined_terms("この作品は何年に発表された？") == []

@@ -469,7 +469,7 @@ _PLACED = re.compile(r"(?:in|on|at|inside|under|behind|near|beside|between)\b", 
 # ... and in Japanese, Chinese and Korean, matched folded: 'uniq とは何ですか', 'tail 是什么',
 # 'grep 是做什么的', '什么是 tail', 'pstree 는 무엇입니까'.
 _CJK_DEFINED = re.compile(
-    r"^\s*(?:(?P<ja>.+?)\s*(?:とは|って)(?:何|なん|\s*[?？])|(?P<wa>.+?)\s*は(?:何|なん)(?:ですか|か)?"
+    r"^\s*(?:(?P<ja>.+?)\s*(?:(?:とは|って)(?:何|なん)?|は(?:何|なん))(?:ですか|でしょうか|か)?"
     r"|(?P<zh>.+?)\s*是(?:做|干|用来做)?(?:什么|啥)(?:的|东西)?|什么是\s*(?P<what>.+?)"
     r"|(?P<ko>.+?)\s*(?:은|는|이란|란)\s*(?:무엇|뭐)(?:입니까|인가요|예요|이에요)?)\s*[?？]?\s*$"
 )
