@@ -140,7 +140,7 @@ def _short_line_ends(text: str, start: int, end: int) -> list[int]:
 def _columns(line: str) -> int:
     """How wide a line shows: CJK characters take two columns, so a hard-wrapped Chinese
     line of 36 characters ('它們總是按照行數、單詞數、字') is as long as an English one of 72."""
-    return len(line) + len(_WIDE.findall(line))
+    return len(line) if line.isascii() else len(line) + len(_WIDE.findall(line))
 
 
 def _is_abbreviation(text: str, dot: int) -> bool:

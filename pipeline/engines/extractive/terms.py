@@ -481,9 +481,8 @@ class TermFinder:
         Each piece ends just after whitespace that follows a word or mark (not inside a
         word hyphenated at a line end, which fold() joins), which no term, literal or
         lookaround of the patterns spans, so the hits are find()'s over the whole folded
-        text. A text holding
-        'İ' (which lowercases to two characters) is lowercased another way as a whole (see
-        word_starts), so it is searched whole.
+        text. A text holding 'İ' (which lowercases to two characters) is lowercased another
+        way as a whole (see word_starts), so it is searched whole.
         """
         if len(text) <= FIND_PIECE or "\u0130" in text:
             yield from self.find(fold(text))
