@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from importlib.metadata import version
 from typing import Any
 
@@ -63,7 +65,9 @@ def create_app(
     `embeddings=None` recalls with the embeddings they choose (or lexically only)."""
     settings = settings or Settings()
     # FastAPI's /docs and /redoc load their scripts from a CDN; these serve them from here.
-    app = FastAPIOffline(title="longdoc", version=version("longdoc"), description=DESCRIPTION)
+    app = FastAPIOffline(
+        title="longdoc", version=version("longdoc"), description=DESCRIPTION, lifespan=_lifespan
+    )
     app.state.settings = settings
     app.state.model = model
     app.state.embeddings = embeddings
@@ -90,6 +94,15 @@ def create_app(
     page.install(app)
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app
+
+
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """The server's life: its reader workers stop when it does. uvicorn ends a server told
+    to stop (SIGTERM) by that signal once the app has shut down, so no exit hook runs, and
+    workers left running would outlive it with their fork server."""
+    yield
+    readers.stop()
 
 
 def create_app_from_env() -> FastAPI:

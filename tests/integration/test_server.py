@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import signal
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -114,3 +116,38 @@ def test_shutdown_lets_in_flight_requests_finish_then_exits(server: Server) -> N
     assert "Ada Lovelace" in result["body"]["answer"]
     # uvicorn re-raises the signal it caught once shutdown is done, so exit is by SIGTERM.
     assert server.process.wait(timeout=15) in (0, -signal.SIGTERM)
+
+
+def _children(pid: int) -> set[int]:
+    """The processes `pid` started, and theirs: a server's reader pool and its fork server."""
+    found: set[int] = set()
+    for line in subprocess.run(
+        ["ps", "-eo", "pid=,ppid="], capture_output=True, text=True
+    ).stdout.splitlines():
+        child, parent = map(int, line.split())
+        if parent == pid:
+            found |= {child} | _children(child)
+    return found
+
+
+def _alive(pids: set[int]) -> set[int]:
+    alive = set()
+    for pid in pids:
+        try:
+            os.kill(pid, 0)
+            alive.add(pid)
+        except ProcessLookupError:
+            pass
+    return alive
+
+
+def test_a_stopped_server_leaves_no_reader_process_running(tmp_path: Path) -> None:
+    with running_server(tmp_path, LONGDOC_READER_PROCESSES="2") as server:
+        workers = _children(server.process.pid)
+        assert workers, "the server started no reader workers"
+        server.process.send_signal(signal.SIGTERM)
+        server.process.wait(timeout=15)
+    deadline = time.monotonic() + 10
+    while _alive(workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(workers), "reader processes outlived the server"

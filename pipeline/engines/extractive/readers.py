@@ -99,6 +99,15 @@ async def read(processes: int, chars: int, fn: Callable[..., T], *args: object) 
         return fn(*args)
 
 
+def stop() -> None:
+    """Shut every pool's workers down (a server stopping); a later read starts a new pool."""
+    with _lock:
+        running = list(_pools.values())
+        _pools.clear()
+    for workers in running:
+        workers.shutdown(wait=True, cancel_futures=True)
+
+
 def warm(processes: int) -> None:
     """Start the pool's workers now rather than on the first long chunk (a server at start,
     a benchmark before timing)."""
