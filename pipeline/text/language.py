@@ -7,13 +7,12 @@ from typing import Literal
 
 from hanziconv.charmap import simplified_charmap, traditional_charmap
 
-from pipeline.text.scripts import HAN, HANGUL, KANA
+from pipeline.text.scripts import HAN, HANGUL_CHAR, KANA
 
 Language = Literal["en", "ja", "ko", "zh", "zh-Hant"]
 """'zh' is Chinese in Simplified characters, 'zh-Hant' in Traditional ones."""
 
 _KANA = re.compile(f"[{KANA}]")
-_HANGUL = re.compile(f"[{HANGUL}]")
 _HAN = re.compile(f"[{HAN}]")
 
 
@@ -30,7 +29,7 @@ def detect_language(text: str) -> Language:
     'zh'; otherwise 'en'. '這個國家' -> 'zh-Hant', '这个国家' -> 'zh'."""
     if _KANA.search(text):
         return "ja"
-    if _HANGUL.search(text):
+    if HANGUL_CHAR.search(text):
         return "ko"
     if _HAN.search(text):
         traditional = sum(c in _TRADITIONAL for c in text)

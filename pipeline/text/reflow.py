@@ -8,13 +8,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from pipeline.text.scripts import HAN, KANA
+from pipeline.text.scripts import CJK_PUNCTUATION, HAN, KANA
 
 # groff hyphenates with U+2010 and only at line ends; U+00AD is a soft hyphen by definition.
 _SOFT_BREAK = re.compile(r"(?<=\w)[\u2010\u00ad]\n[ \t>]*(?=\w)")
 # Chinese and Japanese wrap anywhere, inside a word too ('見' / 'つからない'): the lines join
 # with no space. (Korean wraps at the spaces between its words.)
-_UNSPACED = f"{HAN}{KANA}\u3000-\u303f\uff01-\uff60"
+_UNSPACED = f"{HAN}{KANA}{CJK_PUNCTUATION}"
 _CJK_WRAP = re.compile(f"(?<=[{_UNSPACED}])[ \t]*\n[ \t]*(?=[{_UNSPACED}])")
 # An ASCII hyphen at a line end between letters: a hyphenated word ('iden-' / 'tifier') or a
 # compound broken at its hyphen ('non-' / 'zero').

@@ -15,6 +15,9 @@ HANGUL = "\uac00-\ud7af\u1100-\u11ff"
 """Hangul syllables and jamo."""
 CJK = KANA + HAN + HANGUL
 """Every letter of those scripts: about one model token each, indexed as bigrams."""
+CJK_PUNCTUATION = "\u3000-\u303f\uff01-\uff60"
+"""Their punctuation and full-width forms ('、', '。', '「', '（'): as wide as a letter of them."""
 
 CJK_CHAR = re.compile(f"[{CJK}]")
 CJK_RUN = re.compile(f"[{CJK}]+")
+HANGUL_CHAR = re.compile(f"[{HANGUL}]")

@@ -700,22 +700,11 @@ class Passages:
 
     def _beside_command(self, block: int) -> bool:
         """`block` is a command line at the indent of the command line just before it."""
-        item, before = self.structure[block], self.structure[block - 1]
-        if (
-            self.first[block] < 0
-            or item.kind != before.kind
-            or self._command_line(block - 1) is None
-        ):
+        same_kind = self.structure.kind(block) == self.structure.kind(block - 1)
+        if self.first[block] < 0 or not same_kind or self._command_line(block - 1) is None:
             return False
-        raw = self.text[self.text.rfind("\n", 0, item.start) + 1 : item.end]
-        above = self.text[self.text.rfind("\n", 0, before.start) + 1 : before.end]
-        line = raw.strip()
-        return (
-            _indent(raw) == _indent(above)
-            and "\n" not in line
-            and "`" not in line
-            and 0 < len(line) <= COMMAND_MAX_CHARS
-        )
+        raw, above = self._with_line_above(block)
+        return _indent(raw) == _indent(above) and _one_short_line(raw.strip())
 
     def _read_lead(self, unit: int) -> str:
         """A lead-in's reading: reStructuredText's 'Install it with pip::' before its
@@ -797,15 +786,19 @@ class Passages:
             return None
         line = self._code(item.start, item.end)[4:-4] if item.kind == Kind.CODE else None
         if line is None:
-            raw = self.text[self.text.rfind("\n", 0, item.start) + 1 : item.end]
-            before = self.structure[block - 1]
-            above = self.text[self.text.rfind("\n", 0, before.start) + 1 : before.end]
+            raw, above = self._with_line_above(block)
             if _indent(raw) <= _indent(above):
                 return None
             line = raw.strip()
-        if "\n" in line or "`" in line or not 0 < len(line) <= COMMAND_MAX_CHARS:
-            return None
-        return line
+        return line if _one_short_line(line) else None
+
+    def _with_line_above(self, block: int) -> tuple[str, str]:
+        """The block's text and the block's before it, each from the start of its line."""
+        item, before = self.structure[block], self.structure[block - 1]
+        return (
+            self.text[self.text.rfind("\n", 0, item.start) + 1 : item.end],
+            self.text[self.text.rfind("\n", 0, before.start) + 1 : before.end],
+        )
 
     def _code(self, start: int, end: int) -> str:
         line_start = self.text.rfind("\n", 0, start) + 1
@@ -1019,6 +1012,11 @@ def strip_heading(text: str) -> str:
     if bold:
         return bold.group(1)
     return _HEADING_MARKS.sub("", text).strip().removesuffix(":")
+
+
+def _one_short_line(line: str) -> bool:
+    """`line` can be a command read into the prose around it: one line, no code span."""
+    return "\n" not in line and "`" not in line and 0 < len(line) <= COMMAND_MAX_CHARS
 
 
 def _indent(lines: str) -> int:

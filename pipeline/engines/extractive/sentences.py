@@ -6,7 +6,7 @@ import itertools
 import re
 
 from pipeline.text.layout import LIST_MARKER
-from pipeline.text.scripts import CJK
+from pipeline.text.scripts import CJK, CJK_PUNCTUATION
 
 # A sentence ends at Latin punctuation followed by whitespace and something that is not a
 # lowercase letter ("e.g. this" does not end) or hiragana (a Japanese particle goes on after
@@ -44,7 +44,7 @@ SHORT_LINE = 0.6
 """A line of a wrapped block shorter than this share of its longest line ends a unit when
 the next line starts in capitals: lines of facts without markers ('Weight: 480 g'), or a
 PDF heading run into its paragraph."""
-_WIDE = re.compile(f"[{CJK}\u3000-\u303f\uff01-\uff60]")
+_WIDE = re.compile(f"[{CJK}{CJK_PUNCTUATION}]")
 """A character a terminal shows two columns wide: a line of 36 of them is a full line."""
 _OPEN_ENDS = frozenset(",;(-\u2010/&")
 _MARKUP_OPENERS = "[`*_"

@@ -13,12 +13,11 @@ import Stemmer
 from bm25s.stopwords import STOPWORDS_CHINESE, STOPWORDS_EN_PLUS, STOPWORDS_KOREAN
 from hanziconv.charmap import simplified_charmap, traditional_charmap
 
-from pipeline.text.scripts import CJK, CJK_RUN, HAN, HANGUL, HIRAGANA
+from pipeline.text.scripts import CJK, CJK_RUN, HAN, HANGUL, HANGUL_CHAR, HIRAGANA
 
 # Scripts written without spaces between words (Korean has spaces, but particles stick to
 # nouns) are indexed as bigrams; other letters and digits as stemmed words.
 _WORD_CHAR = rf"[^\W_{CJK}]"
-_HANGUL = re.compile(f"[{HANGUL}]")
 _TOKEN = re.compile(rf"([{CJK}]+)|({_WORD_CHAR}+)")
 WORD = re.compile(rf"{_WORD_CHAR}+")
 """A word of letters or digits as written, outside CJK runs: what tokens() stems."""
@@ -358,9 +357,9 @@ def query_terms(question: str) -> list[str]:
         k for m in _TOKEN.finditer(question) if m.group(1) for k in _lone_kanji(fold(m.group(1)))
     ]
     terms = list(dict.fromkeys(tokens(question) + lone))
-    if _HANGUL.search(question):
+    if HANGUL_CHAR.search(question):
         stems = _korean_stems(fold(question))
-        terms = [t for t in terms if not _HANGUL.match(t) or t in stems]
+        terms = [t for t in terms if not HANGUL_CHAR.match(t) or t in stems]
     literals = [LITERAL + m.group() for m in _LITERAL.finditer(question)]
     if not terms and not literals:  # 'What does -T do?' asks about '-T', not 'what' or 'do'
         terms = list(dict.fromkeys(tokens(question, keep_stopwords=True)))

@@ -20,7 +20,7 @@ import re
 from bm25s.stopwords import STOPWORDS_CHINESE
 
 from pipeline.engines.extractive.terms import QUESTION_CHARS, fold, is_cjk_term
-from pipeline.text.scripts import CJK, HAN, HANGUL, HIRAGANA
+from pipeline.text.scripts import CJK, HAN, HANGUL_CHAR, HIRAGANA
 
 Unit = tuple[list[str], float]
 """Terms any of which covers one question character (or word), and its weight."""
@@ -42,7 +42,6 @@ _ASKED_KIND = re.compile(
     f"|(?P<topic>{_NOUN}+)は(?:何|なに|誰|だれ|どこ|どれ|いつ)?(?:か|ですか|でしょうか)?\\s*[?？。]?\\s*$"
 )
 _HIRAGANA = re.compile(f"[{HIRAGANA}]")
-_HANGUL = re.compile(f"[{HANGUL}]")
 
 
 def asked_kind_terms(question: str) -> set[str]:
@@ -90,7 +89,7 @@ def coverage_units(question: str, idf: dict[str, float]) -> list[Unit]:
 
 def _content_end(text: str, start: int, end: int) -> int:
     """Where a run's content ends: before trailing Korean particles and endings."""
-    if not _HANGUL.match(text[start]):
+    if not HANGUL_CHAR.match(text[start]):
         return end
     while end - start > 1 and text[end - 1] in _KOREAN_ENDINGS:
         end -= 1
