@@ -342,6 +342,20 @@ def test_how_many_question_cites_the_number_of_what_it_counts(
     assert count in ask(text, question).citations[0].quote
 
 
+# Numbered rules: each item's number numbers the rule; only the second says how many.
+BOARD_RULES = """Rules of the board
+
+1. Any member of the board may call a meeting of the board.
+2. The board has up to nine seats, each held by a member.
+3. Any member of the board may propose a motion to the board.
+"""
+
+
+def test_how_many_question_does_not_take_a_list_items_number_for_a_count() -> None:
+    result = ask(BOARD_RULES, "How many members can the board have?")
+    assert "up to nine seats" in result.citations[0].quote
+
+
 # Both sentences name the city and the fair; only one says where it is held.
 FAIR = (
     "The Lindholm book fair is the largest in the region and draws 40,000 visitors. "

@@ -50,6 +50,7 @@ from pipeline.engines.extractive.units import (
     covered,
 )
 from pipeline.engines.extractive.usage import gather, gather_more, units_of
+from pipeline.text.layout import LIST_MARKER
 from pipeline.text.scripts import HAN, HIRAGANA, KANA
 from pipeline.text.structure import Kind, Structure
 
@@ -1528,11 +1529,14 @@ _CONDITION = re.compile(r"\s*(?:if|unless)\b[^,;:]*[,;:]", re.IGNORECASE)
 
 def _answer_at(sentence: str, query: Query) -> int:
     """Where the first answer of the question's type starts in `sentence` (past the
-    condition it opens with, if any), or -1."""
+    list marker and the condition it opens with, if any), or -1."""
     assert query.kind is not None
     question = query.question.lower()
-    condition = _CONDITION.match(sentence)
-    past = condition.end() if condition else 0
+    # '4. Any member of the Committee may ...' counts nothing: its 4 numbers the item
+    marker = LIST_MARKER.match(sentence)
+    past = marker.end() if marker else 0
+    condition = _CONDITION.match(sentence, past)
+    past = condition.end() if condition else past
     for match in _ANSWER_PATTERNS[query.kind].finditer(sentence, past):
         found = match.group()
         if query.kind == "person":
