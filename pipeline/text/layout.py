@@ -58,6 +58,27 @@ LIST_MARKER = re.compile(
 )
 
 
+# A lead-in's last sentence that points ahead to its list without a colon, in English,
+# Japanese, Chinese or Korean; '以下' after a number is 'or less' ('5 以下').
+_POINTS_AHEAD = re.compile(
+    r"\b(?:as follows|the following)\W*$"
+    r"|(?:次の|下記の?|(?<![\d０-９])(?<![\d０-９] )以下)[^。.]*。$|(?:如下|下列)[^。.]*。$"
+    r"|다음(?:과 같|의)[^.]*\.$",
+    re.IGNORECASE,
+)
+LEAD_IN_CHARS = 160
+"""Most characters from a lead-in's end searched for a phrase pointing ahead."""
+
+
+def ends_lead_in(text: str, start: int, end: int) -> bool:
+    """Whether the block `text[start:end]` leads in to a list after it: it ends with a
+    colon, or its last sentence points ahead ('次の情報がこの順序で表示されます。',
+    'The fields are as follows.')."""
+    if text[end - 1 : end] in (":", "："):
+        return True
+    return _POINTS_AHEAD.search(text, max(start, end - LEAD_IN_CHARS), end) is not None
+
+
 def without_marker(text: str) -> str:
     """`text` less the list marker it opens with, if any: '3. You may ...' -> 'You may ...'."""
     marker = LIST_MARKER.match(text)
@@ -86,7 +107,7 @@ _CAPS = re.compile(r"[A-Z][A-Z0-9 ,.'&/()\-]*[A-Z0-9)]")
 # ... and a title in a script without capitals, as a translated man page writes its
 # sections: '描述', '説明', 'オプション', '옵션'.
 _UNCASED_TITLE = re.compile(f"[{CJK}][{CJK} ]{{0,11}}")
-_CLOSING = frozenset(".,;:!?。！？、")
+_CLOSING = frozenset(".,;:!?。！？、：；，")
 _GOES_ON = frozenset("([{−+=×/&")
 """Last characters of a line whose sentence goes on: an open bracket or an operator."""
 # What a command or code line holds and a title does not: braces, pipes, '=', '$', a
@@ -286,13 +307,14 @@ class _Analyser:
         return self.headings[-1][1] if self.headings else -1
 
     def _lead_in(self, context: int) -> int:
-        """The paragraph just before, if it ends with ':' and shares the context; else context."""
+        """The paragraph just before, if it leads in to a list (see ends_lead_in) and
+        shares the context; else context."""
         last = self.last
         follows = last >= 0 and self.out.kind(last) in (Kind.PARAGRAPH, Kind.ITEM)
         if (
             follows
             and self.out.parent(last) == context
-            and self.l.text[self.out[last].end - 1] == ":"
+            and ends_lead_in(self.l.text, *self.out[last][1:3])
         ):
             return last
         return context

@@ -221,3 +221,30 @@ def test_when_a_version_was_released_is_answered_by_its_own_heading() -> None:
     # but names another release: the version as written decides
     result = _ask(RELEASES, "When was v3.2.0 released?")
     assert result.answer.startswith("v3.2.0 (2026-10-08)")
+
+
+SERIES_NEWS = """# Pumpkit releases
+
+## 2.1 series
+
+### 2.1.3
+
+* The timer keeps counting when the lid is opened.
+
+### 2.1.2
+
+* The display shows the water temperature.
+
+## 2.0 series
+
+### 2.0.9
+
+* The drain valve closes on its own after ten minutes.
+"""
+"""Releases grouped by series: '2.1.3' under '2.1 series' is a release, not a section."""
+
+
+def test_releases_grouped_under_their_series_are_still_releases() -> None:
+    result = _ask(SERIES_NEWS, "What changed in the latest release?")
+    assert "The timer keeps counting when the lid is opened." in result.answer
+    assert "water temperature" not in result.answer

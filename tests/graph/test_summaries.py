@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from pipeline import Settings, SummaryResult, summarize
 from pipeline.cache.keys import CacheScope
 from pipeline.engines.extractive.lexrank import count_words
@@ -517,3 +519,73 @@ def test_a_translated_man_page_summary_opens_with_its_name_line_and_skips_its_au
     result = summarize(KOREAN_MAN_PAGE, settings=OFF)
     assert result.summary.startswith("tide - 항구의 조위를 예측합니다. tide 는")  # no '。'
     assert "Ada Marsh" not in result.summary
+
+
+# A manual numbered in sections: '1.2.1.' numbers a section of '1.2.', no release.
+NUMBERED_MANUAL = """\
+# Ferry Guide
+
+## 1.1. Tickets
+
+### 1.1.1. Buying a ticket
+
+Tickets are sold at the quay kiosk and on board.
+
+### 1.1.2. Refunds
+
+A ticket is refunded in full until the day before the crossing.
+
+## 1.2. On board
+
+### 1.2.1. Cabins
+
+Cabins are booked with the ticket and hold four berths.
+
+### 1.2.2. Pets
+
+Dogs travel on the car deck in their owner's vehicle.
+
+### 1.2.3. Meals
+
+The galley serves hot meals on crossings longer than two hours.
+"""
+
+
+@pytest.mark.parametrize(
+    "manual",
+    [NUMBERED_MANUAL, re.sub(r"(\d\.\d\.\d)\. ", r"\1 ", NUMBERED_MANUAL)],
+    ids=["closing dot", "number under its section's"],
+)
+def test_a_manual_numbered_in_sections_is_summarised_in_order_not_as_releases(
+    manual: str,
+) -> None:
+    result = summarize(manual, words=40, settings=OFF)
+    # read as a changelog, '1.2.3. Meals' is the latest release and crowds out the rest
+    assert "1.2.3" not in result.summary
+    assert "A ticket is refunded in full" in result.summary
+    assert "Cabins are booked with the ticket" in result.summary
+    assert _starts(result) == sorted(_starts(result))
+
+
+# The lead-in points ahead to its list without a colon ('... in this order.'); its items are
+# no statements of their own.
+JAPANESE_LISTING = """\
+# 出力の読み方
+
+ls コマンドはファイルの一覧を表示します。
+
+"-l" オプション付きで実行すると、次の情報がこの順序で表示されます。
+
+- ファイルのタイプ
+- ファイルのサイズ
+- ファイルの名前
+
+隠しファイルは "-a" オプションで表示されます。
+"""
+
+
+def test_a_japanese_list_pointed_to_by_its_lead_in_is_not_summarised_item_by_item() -> None:
+    result = summarize(JAPANESE_LISTING, words=200, settings=OFF)
+    assert "ls コマンドはファイルの一覧を表示します。" in result.summary
+    assert "ファイルの名前" not in result.summary
+    assert "次の情報がこの順序で表示されます" not in result.summary

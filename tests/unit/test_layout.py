@@ -181,6 +181,29 @@ def test_list_items_point_at_their_lead_in() -> None:
     assert s.parent(bullet) == _find(REPORT, s, Kind.HEADING, "## Support")
 
 
+@pytest.mark.parametrize(
+    "lead",
+    [
+        "The fields of each line are as follows.",
+        "各行には次の情報がこの順序で表示されます。",
+        "每行的字段如下。",
+        "각 줄의 필드는 다음과 같습니다.",
+        "输出的每一行依次包含下面这些字段，从左到右排列：",
+    ],
+)
+def test_a_lead_in_pointing_ahead_without_a_colon_leads_into_its_list(lead: str) -> None:
+    text = f"# Output\n\n{lead}\n\n- the file type\n- the file size\n"
+    s = analyse(text)
+    items = [i for i, b in enumerate(s) if b.kind == Kind.ITEM]
+    assert [s.parent(i) for i in items] == [_find(text, s, Kind.PARAGRAPH, lead[:6])] * 2
+
+
+def test_a_number_or_less_is_no_lead_in() -> None:
+    text = "# Limits\n\nA name holds 8 以下。\n\n- one\n- two\n"
+    s = analyse(text)
+    assert s.parent(_find(text, s, Kind.ITEM, "- one")) == _find(text, s, Kind.HEADING, "# Limits")
+
+
 def test_a_numbered_item_wrapped_back_to_the_margin_stays_one_item() -> None:
     text = (
         "  4. Copying is allowed under these terms.\n\n"

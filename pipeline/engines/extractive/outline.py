@@ -407,6 +407,8 @@ class _Outline:
                 and (not self._dangles(unit) or bool(self._pointed_at(unit)))
                 # an item led in by '...: ' states a condition as a fact when alone
                 and not self.p.led_in(self.p.blocks[unit])
+                # a lead-in without its list says nothing: 'Unix ファイルの基礎は以下です。'
+                and not self.p.leads_list(unit)
             )
         return usable
 

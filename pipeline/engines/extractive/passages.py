@@ -19,7 +19,7 @@ from pipeline.engines.extractive import openers
 from pipeline.engines.extractive.options import entry_names
 from pipeline.engines.extractive.sentences import MAX_SENTENCE_CHARS, block_sentences
 from pipeline.engines.extractive.terms import LITERAL, is_literal, iter_tokens
-from pipeline.text.layout import BULLET_CLASS, analyse, without_marker
+from pipeline.text.layout import BULLET_CLASS, analyse, ends_lead_in, without_marker
 from pipeline.text.reflow import Known, known_in, reflow
 from pipeline.text.structure import Kind, Structure
 
@@ -529,7 +529,7 @@ class Passages:
             lead = block
         else:
             return None
-        if lead < 0 or not self._ends_colon(lead):
+        if lead < 0 or not self._ends_lead_in(lead):
             return None
         if self.structure.kind(lead) not in (Kind.PARAGRAPH, Kind.ITEM):
             return None
@@ -863,7 +863,7 @@ class Passages:
         '#### Use a LinkedList when:' / '- You want a Vec or VecDeque of unknown size')."""
         parent = self.structure.parent(block)
         leads = parent >= 0 and self.structure.kind(parent) in _LEADS_IN
-        return leads and self.structure.kind(block) == Kind.ITEM and self._ends_colon(parent)
+        return leads and self.structure.kind(block) == Kind.ITEM and self._ends_lead_in(parent)
 
     def _lead_in(self, block: int) -> str:
         if not self.led_in(block):
@@ -893,21 +893,21 @@ class Passages:
         first = self.spans[halves[0]]
         return first[0], f"{self._read(*first)} {self._read(*self.spans[unit])}"
 
-    def _ends_colon(self, block: int) -> bool:
-        end = self.structure[block].end
-        return self.text[end - 1 : end] == ":"
+    def _ends_lead_in(self, block: int) -> bool:
+        item = self.structure[block]
+        return ends_lead_in(self.text, item.start, item.end)
 
     def _last_sentence(self, block: int) -> tuple[int, int]:
         last = self._last_unit(block)
         return self.spans[last] if last >= 0 else self.structure[block][1:3]
 
     def _leads_to_list(self, block: int, end: int) -> bool:
-        return self._ends_colon(block) and end == self.structure[block].end
+        return self._ends_lead_in(block) and end == self.structure[block].end
 
     def _announces_list(self, unit: int, block: int) -> bool:
         """The unit is the sentence just before a lead-in's colon: 'First, let's look at the
         ownership rules. Keep these rules in mind ...:' names what the list holds."""
-        return self._last_unit(block) == unit + 1 and self._ends_colon(block)
+        return self._last_unit(block) == unit + 1 and self._ends_lead_in(block)
 
     def _under(self, block: int, lead: int) -> bool:
         """An item of the list that `lead` introduces, at any depth."""

@@ -77,7 +77,12 @@ def release_headings(structure: Structure, heading_line: Callable[[int], str]) -
     `heading_line` reads a heading block's text.
     """
     headings = [b for b in range(len(structure)) if structure.kind(b) == Kind.HEADING]
-    dated = [h for h in headings if is_release(heading_line(h))]
+    dated = [
+        h
+        for h in headings
+        if is_release(heading_line(h))
+        and not _numbers_section(structure, headings, h, heading_line)
+    ]
     if len(dated) < 3:
         return []
     level = Counter(structure[h].level for h in dated).most_common(1)[0][0]
@@ -88,6 +93,29 @@ def release_headings(structure: Structure, heading_line: Callable[[int], str]) -
     if _oldest_first([version(heading_line(h)) for h in dated]):
         dated.reverse()  # the latest is at the end
     return dated
+
+
+def _numbers_section(
+    structure: Structure, headings: list[int], block: int, heading_line: Callable[[int], str]
+) -> bool:
+    """Whether a heading's number numbers a section, not a release: it closes with a dot
+    before the title ('1.6.6. Scripts for piping commands'), or it extends the number of
+    the heading it sits under ('1.6.6 Scripts' under '1.6 Text processing'). A manual's
+    sections are no changelog. A number alone ('2.1.3' under '2.1 series') or dated stays
+    a release."""
+    line = heading_line(block)
+    match = _VERSION.search(line)
+    rest = line[match.end() :] if match else ""
+    if match is None or _DATE.search(line) or not re.search(r"[^\W\d]", rest):
+        return False
+    if re.match(r"\.\s+\w", rest):
+        return True
+    level = structure[block].level
+    above = next(
+        (h for h in reversed(headings[: headings.index(block)]) if structure[h].level < level),
+        None,
+    )
+    return above is not None and version(heading_line(above)) == version(line)[:-1]
 
 
 def _oldest_first(versions: list[tuple[int, ...]]) -> bool:
