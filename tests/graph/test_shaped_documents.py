@@ -1345,3 +1345,27 @@ def test_what_a_program_is_is_its_man_pages_name_line_in_any_language() -> None:
     assert result.answer.startswith("fetch - 下載檔案")
     result = _ask(JAPANESE_MAN_PAGE, "tally とは何ですか？")
     assert result.answer.startswith("tally - 行を数える")
+
+
+@pytest.mark.parametrize(
+    ("text", "question", "name_line"),
+    [
+        (
+            f"{MAN_PAGE}\nNOTES\n       Run demo as demo --quiet to keep demo silent.\n",
+            "What does demo do?",
+            "demo - a demonstration shell",
+        ),
+        (
+            f"{KOREAN_MAN_PAGE}\n       tally 를 tally.x 로 호출하면 tally 는 색을 씁니다.\n",
+            "tally는 무엇을 합니까?",
+            "tally - 파일의 행을 셉니다",
+        ),
+        (JAPANESE_MAN_PAGE, "tally は何をしますか？", "tally - 行を数える"),
+    ],
+    ids=["en", "ko", "ja"],
+)
+def test_what_a_program_does_is_its_man_pages_name_line(
+    text: str, question: str, name_line: str
+) -> None:
+    # sentences naming the program more often say how to run it, not what it does
+    assert _ask(text, question).answer.startswith(name_line)

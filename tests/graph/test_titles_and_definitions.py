@@ -308,3 +308,47 @@ def test_a_cjk_question_asks_to_define_only_when_it_asks_what_a_thing_is() -> No
     # a question about a topic ('...の天皇は', 'the emperor who ...') asks a fact, not a term
     assert defined_terms("後三条天皇の子の天皇は") == []
     assert defined_terms("この作品は何年に発表された？") == []
+
+
+# Made-up tool: the sentences naming it more often say what it does or how it is used;
+# one (not the first) says what it is.
+CJK_TOOL_PAGES = {
+    "ja": (
+        "kelp は設定ファイルを kelp の書式で読み、kelp の警告を表示します。\n\n"
+        "kelp は筆者が毎日使う道具ではありますが、注意すべき点があります。\n\n"
+        "kelp コマンドは海藻の在庫を管理するためのツールです。\n\n"
+        "ハルカ・ネットワークスはハルカ・ネットワークス通信というサイトを運営している。\n\n"
+        "ハルカ・ネットワークスは東京の会社である。\n\n"
+        "ハルカ・ネットワークスの社員は三十人である。",
+        "kelp とは何ですか？",
+        "kelp コマンドは海藻の在庫を管理するためのツールです。",
+    ),
+    "zh": (
+        "kelp 可以用 kelp 格式读取 kelp 的配置文件。\n\n"
+        "kelp 的选项是在配置文件里设定的。\n\n"
+        "kelp 是管理海藻库存的命令。",
+        "kelp 是什么？",
+        "kelp 是管理海藻库存的命令。",
+    ),
+    "ko": (
+        "kelp 는 kelp 형식으로 kelp 설정 파일을 읽습니다.\n\n"
+        "kelp 는 해초 재고를 관리하는 도구입니다.",
+        "kelp 는 무엇입니까?",
+        "kelp 는 해초 재고를 관리하는 도구입니다.",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", CJK_TOOL_PAGES)
+def test_a_cjk_what_is_question_gets_the_sentence_saying_what_the_thing_is(
+    language: str,
+) -> None:
+    text, question, definition = CJK_TOOL_PAGES[language]
+    assert ask(text, question).citations[0].quote == definition
+
+
+def test_a_long_japanese_name_is_one_subject_to_define() -> None:
+    text = CJK_TOOL_PAGES["ja"][0]
+    result = ask(text, "ハルカ・ネットワークスとは何ですか？")
+    # its eight bigrams are one name: the question asks what it is, answered alone
+    assert result.answer == "ハルカ・ネットワークスは東京の会社である。"

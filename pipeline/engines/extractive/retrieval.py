@@ -51,7 +51,7 @@ from pipeline.engines.extractive.units import (
 )
 from pipeline.engines.extractive.usage import gather, gather_more, units_of
 from pipeline.text.layout import LIST_MARKER
-from pipeline.text.scripts import HAN, HIRAGANA, KANA
+from pipeline.text.scripts import CJK_CHAR, HAN, HIRAGANA, KANA
 from pipeline.text.structure import Kind, Structure
 
 AnswerType = Literal[
@@ -413,7 +413,8 @@ def asks_what_is(question: str) -> bool:
 _DEFINED = re.compile(
     r"^\s*(?:what|which|who)\s+(?:is|are)\s+(?:meant\s+by\s+)?(?P<is>.+?)\s*\??\s*$"
     r"|^\s*what\s+(?:does|do)\s+(?:it\s+mean\s+to\s+(?P<to>.+?)"
-    r"|(?P<mean>.+?)\s+(?:mean|refer\s+to|stand\s+for)(?:\s+(?:in|under)\s+[^?]+)?)\s*\??\s*$"
+    r"|(?P<mean>.+?)\s+(?:mean|refer\s+to|stand\s+for)(?:\s+(?:in|under)\s+[^?]+)?"
+    r"|(?P<do>.+?)\s+do)\s*\??\s*$"
     r"|^\s*define\s+(?P<define>.+?)\s*[.?]?\s*$",
     re.IGNORECASE,
 )
@@ -470,10 +471,29 @@ _PLACED = re.compile(r"(?:in|on|at|inside|under|behind|near|beside|between)\b", 
 # ... and in Japanese, Chinese and Korean, matched folded: 'uniq とは何ですか', 'tail 是什么',
 # 'grep 是做什么的', '什么是 tail', 'pstree 는 무엇입니까'.
 _CJK_DEFINED = re.compile(
-    r"^\s*(?:(?P<ja>.+?)\s*(?:(?:とは|って)(?:何|なん)?|は(?:何|なん))(?:ですか|でしょうか|か)?"
+    r"^\s*(?:(?P<ja>.+?)\s*(?:(?:とは|って)(?:何|なん)?|は(?:何|なん)(?:をします)?)"
+    r"(?:ですか|でしょうか|か)?"
     r"|(?P<zh>.+?)\s*是(?:做|干|用来做)?(?:什么|啥)(?:的|东西)?|什么是\s*(?P<what>.+?)"
-    r"|(?P<ko>.+?)\s*(?:은|는|이란|란)\s*(?:무엇|뭐)(?:입니까|인가요|예요|이에요)?)\s*[?？]?\s*$"
+    r"|(?P<ko>.+?)\s*(?:은|는|이란|란)\s*(?:무엇|뭐)(?:입니까|인가요|예요|이에요"
+    r"|을\s*(?:합니까|하나요|해요))?)\s*[?？]?\s*$"
 )
+
+
+# ... and a Japanese, Chinese or Korean sentence defining its subject: the subject (maybe
+# with its kind: 'aptitude コマンドは'), then a copula closing the sentence ('...ツールです。')
+# or opening the predicate ('ls 是列出目录内容的命令'); not 'aptitude は...を提供します。'.
+_CJK_DEFINING = re.compile(
+    r"\W*(?P<head>[^。、，,：:]{1,40}?)\s*"
+    r"(?:(?:とは|は)、?[^。、]*(?:です|である|だ|のこと)。?\s*$|是(?![否不])"
+    r"|(?:은|는|이란)\s[^.,]*(?:입니다|이다)\.?\s*$)"
+)
+_POSSESSIVE = re.compile("[の的의]")
+CJK_DEFINITION_HEAD = 4
+"""Most characters of a CJK defining sentence's subject besides what the question names:
+a kind, 'コマンド', '命令', '프로그램'."""
+CJK_DEFINED_CHARS = 16
+"""Longest CJK subject a definition question asks of: a name in bigrams exceeds
+DEFINED_TERMS ('ハルカ・ネットワークス' is 8), but is one name."""
 
 
 def defined_terms(question: str) -> list[str]:
@@ -488,6 +508,8 @@ def defined_terms(question: str) -> list[str]:
         return []  # 'What is in Eldon Square?' asks what is there
     quoted = re.findall(r"[\"“'‘]([^\"”'’]{2,60})[\"”'’]", subject)
     found = list(dict.fromkeys(tokens(" ".join(quoted) if quoted else subject)))
+    if CJK_CHAR.search(subject):
+        return found if len("".join(subject.split())) <= CJK_DEFINED_CHARS else []
     return found if len(found) <= DEFINED_TERMS else []
 
 
@@ -496,6 +518,9 @@ def defines(sentence: str, subject: list[str]) -> bool:
     at most DEFINITION_HEAD others, then a defining verb ('means', 'is', 'refers to');
     or ends by naming it: 'A copy that is not "Transparent" is called "Opaque".'; or is
     a man page's name line naming it: 'uniq - report or omit repeated lines'."""
+    cjk = _CJK_DEFINING.match(sentence) if CJK_CHAR.search(sentence[:60]) else None
+    if cjk and subject:
+        return _cjk_defines(cjk.group("head"), subject)
     name_line = _NAME_LINE.match(sentence)
     if name_line and subject:
         names = tokens(name_line.group("names"))
@@ -517,6 +542,22 @@ def defines(sentence: str, subject: list[str]) -> bool:
     others = [w for w in words if w not in subject and w not in _ARTICLES]
     quoted = any(q in head for q in "\"“'‘")  # 'An "Opaque" copy is': the noun it qualifies
     return len(others) <= quoted and not _PLAIN_HEAD.search(head)
+
+
+def _cjk_defines(head: str, subject: list[str]) -> bool:
+    """Whether the head of a CJK defining sentence is the subject, maybe with its kind
+    ('aptitude コマンド'), and not something the subject has ('ハルカの社員', 'ls 的选项')."""
+    if not set(subject) <= set(tokens(fold(head))):
+        return False
+    named = set("".join(subject))  # the subject's own characters
+    parts = re.split(r"([\w.+-]+|\s+)", head)
+    others = "".join(
+        part
+        for part in parts
+        if not part.isspace() and not (part.isascii() and set(tokens(part)) <= set(subject))
+    )
+    kind = "".join(c for c in others if c not in named)
+    return len(kind) <= CJK_DEFINITION_HEAD and not _POSSESSIVE.search(kind)
 
 
 _ARTICLES = frozenset({"a", "an", "the"})
