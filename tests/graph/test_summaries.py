@@ -589,3 +589,53 @@ def test_a_japanese_list_pointed_to_by_its_lead_in_is_not_summarised_item_by_ite
     assert "ls コマンドはファイルの一覧を表示します。" in result.summary
     assert "ファイルの名前" not in result.summary
     assert "次の情報がこの順序で表示されます" not in result.summary
+
+
+# Each section opens with a sentence that only points elsewhere.
+POINTING_GUIDE = """\
+# Harbour Handbook
+
+This handbook tells skippers how to use the harbour of Lindholm.
+
+## Berths
+
+See section 4.2.
+
+Visiting boats moor at the east pontoon, which has water and power.
+
+## 港内の速度
+
+詳細は「港の規則」を参照下さい。
+
+港内では五ノットを超えて走ってはいけません。
+"""
+
+
+def test_a_sentence_that_only_points_elsewhere_is_no_summary_sentence() -> None:
+    result = summarize(POINTING_GUIDE, words=200, settings=OFF)
+    assert "Visiting boats moor at the east pontoon" in result.summary
+    assert "港内では五ノットを超えて走ってはいけません。" in result.summary
+    assert "See section" not in result.summary
+    assert "参照" not in result.summary
+
+
+# A PDF's contents page as its text comes out: titles, leader dots, page numbers.
+CONTENTS_PAGE = """\
+Harbour Handbook
+
+1.1 Berths vs. moorings . . . . . . . . . . . . . . . . 3
+1.2 Speed in the harbour . . . . . . . . . . . . . . . 4
+
+This handbook tells skippers how to use the harbour of Lindholm.
+
+Visiting boats moor at the east pontoon, which has water and power.
+
+No boat may go faster than five knots inside the breakwater.
+"""
+
+
+def test_a_contents_line_is_no_summary_sentence() -> None:
+    result = summarize(CONTENTS_PAGE, words=200, settings=OFF)
+    assert "Visiting boats moor at the east pontoon" in result.summary
+    assert "Berths vs" not in result.summary
+    assert " ." not in result.summary

@@ -90,6 +90,17 @@ _BOILERPLATE = re.compile(
     r"|^report (?:a )?bugs\b|home page:",
     re.IGNORECASE,
 )
+# A sentence that only points elsewhere: 'See section 6.3.8.', '参见第 6.3.8 节。',
+# '詳細は aptitude(8) を参照下さい。', '6.3.8 절을 참조하십시오.'; it says nothing alone.
+_POINTER = re.compile(
+    r"(?:see|refer to|cf\.)\s(?:[^.]|\.(?=\S)){0,80}\.$"
+    r"|(?:参见|參見|参看|參看|请参阅|請參閱|请参考|請參考|详见|詳見)[^。]{0,40}。$"
+    r"|[^。]{0,100}参照(?:下さい|ください|して下さい|してください)?。$"
+    r"|(?:[^.]|\.(?=\S)){0,60}(?:참조|참고)(?:하십시오|하세요|해 주십시오)\.$",
+    re.IGNORECASE,
+)
+# A contents line's leader dots and page number: 'aptitude . . . . . . 44', 'Usage ...... 7'.
+_LEADERS = re.compile(r"(?:\s?\.){4,}\s*\d+[ \t]*$", re.MULTILINE)
 # ... and a translated man page's: 作者 (author), 著作権 / 版權 (copyright), 報告錯誤 (reporting
 # bugs), 関連項目 / 參見 / 추가 참조 (see also), 跋 (colophon). Compared folded (see fold).
 _BOILERPLATE_SECTIONS = frozenset(
@@ -179,6 +190,7 @@ class _Outline:
         self.releases = self._releases()
         self.title = self._title() if at_start else []
         self.title_terms = frozenset(t for u in self.title for t in self.terms[u])
+        self._contents: dict[int, bool] = {}  # per block: contents lines (see _in_contents)
         self.usable = self._usable()
 
     # -- the tiers -------------------------------------------------------------------------
@@ -402,8 +414,10 @@ class _Outline:
                 and not _codeish(read)
                 and not _shouted(read)
                 and not _BOILERPLATE.search(read)
+                and not _POINTER.match(read)
                 and (licence or not _GRANT.search(read))
                 and not self._in_boilerplate_section(unit)
+                and not self._in_contents(unit)
                 and (not self._dangles(unit) or bool(self._pointed_at(unit)))
                 # an item led in by '...: ' states a condition as a fact when alone
                 and not self.p.led_in(self.p.blocks[unit])
@@ -477,6 +491,14 @@ class _Outline:
             if name in _BOILERPLATE_SECTIONS:
                 return True
         return False
+
+    def _in_contents(self, unit: int) -> bool:
+        """The unit is in a block of contents lines: a title, leader dots, a page number."""
+        block = self.p.blocks[unit]
+        if block not in self._contents:
+            item = self.s[block]
+            self._contents[block] = _LEADERS.search(self.p.text, item.start, item.end) is not None
+        return self._contents[block]
 
     def _short(self, unit: int) -> bool:
         return len(self.reads[unit].split()) <= 12
