@@ -370,6 +370,20 @@ def test_two_items_of_one_list_read_their_lead_in_once() -> None:
     assert "b) Share the tables online" in result.answer
 
 
+def test_two_items_of_a_chinese_list_read_their_lead_in_once() -> None:
+    lead = "港务局的潮汐表可以用以下方式分享："
+    text = (
+        "# 分享潮汐表\n\n"
+        f"{lead}\n\n"
+        "- 分享印在纸上的潮汐表，每页都盖港务局的章。\n"
+        "- 在网上分享潮汐表，附上港务局自己的潮汐表页面的链接。\n"
+    )
+    result = _ask(text, "怎样分享港务局的潮汐表？")
+    assert result.answer.count(lead) == 1, result.answer
+    assert "分享印在纸上的潮汐表" in result.answer
+    assert "在网上分享潮汐表" in result.answer
+
+
 SYNC_PAGE = """OPTIONS
        -m, --merge
            Use merging strategies to apply each change (default).

@@ -298,6 +298,25 @@ def test_what_is_at_a_place_asks_no_definition(question: str) -> None:
     assert defined_terms("What is Eldon Square?") == ["eldon", "squar"]
 
 
+@pytest.mark.parametrize(
+    ("question", "subject"),
+    [
+        ("What does uniq do?", ["uniq"]),
+        ("What does GNU stand for?", ["gnu"]),
+        # an option's entry says what it does; env's name line would answer 'env'
+        ("What does env -S do?", []),
+        ("What does --quiet do?", []),
+        ("What does the Rhine do at Basel?", []),
+    ],
+)
+def test_what_a_thing_does_asks_to_define_it_but_not_an_option(
+    question: str, subject: list[str]
+) -> None:
+    from pipeline.engines.extractive.retrieval import defined_terms
+
+    assert defined_terms(question) == subject
+
+
 def test_a_cjk_question_asks_to_define_only_when_it_asks_what_a_thing_is() -> None:
     from pipeline.engines.extractive.retrieval import defined_terms
 
@@ -352,3 +371,14 @@ def test_a_long_japanese_name_is_one_subject_to_define() -> None:
     result = ask(text, "ハルカ・ネットワークスとは何ですか？")
     # its eight bigrams are one name: the question asks what it is, answered alone
     assert result.answer == "ハルカ・ネットワークスは東京の会社である。"
+
+
+def test_the_chinese_question_word_what_is_no_content_to_match() -> None:
+    text = (
+        "常见问题\n\n"
+        "- 什么是 XSLT？\n"
+        "- 什么是 XML？\n\n"
+        "testing 档案库收录准备进入下一个稳定版的软件包。\n"
+    )
+    result = ask(text, "什么是 testing？")
+    assert result.citations[0].quote == "testing 档案库收录准备进入下一个稳定版的软件包。"

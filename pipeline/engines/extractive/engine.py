@@ -458,13 +458,17 @@ def _compose(shown: list[Evidence]) -> str:
     return text
 
 
+_LEAD_END = re.compile(r": |： ?")
+"""Where a lead-in ends before the item it is shown with: a colon, full-width in CJK text."""
+
+
 def _without_shown_lead(reads: str, shown: list[str]) -> str:
     """A list item less the lead-in an item shown before it already gave: two items of
     'You may convey ... in one of these ways:' read the lead once, then 'c) ...', 'e) ...'."""
-    for colon in reversed([found.start() for found in re.finditer(": ", reads)]):
-        lead = reads[: colon + 2]
+    for colon in reversed([found.end() for found in _LEAD_END.finditer(reads)]):
+        lead = reads[:colon]
         if any(without_marker(part).startswith(lead.rstrip()) for part in shown):
-            return reads[colon + 2 :]
+            return reads[colon:]
     return reads
 
 

@@ -349,7 +349,9 @@ _FRAME = re.compile(
     r"|\baccording to (?:the|this) (?:text|passage|article|document|paragraph)\b"
     r"|\bin (?:the|this) (?:text|passage|article)\b(?!['’])"
     # ... and Chinese 'what does it do': 'grep 是做什么的？' asks what grep is, not for '做'
-    r"|(?:是)?(?:做|干|幹|用来做|用來做)(?:什么|什麼|啥)(?:的)?|有(?:什么|什麼)(?:用|作用)",
+    r"|(?:是)?(?:做|干|幹|用来做|用來做)(?:什么|什麼|啥)(?:的)?|有(?:什么|什麼)(?:用|作用)"
+    # ... and Chinese 'how': '怎样分享潮汐表？' searches no '怎' or '样'
+    r"|怎(?:么|麼|样|樣)[样樣]?",
     re.IGNORECASE,
 )
 # 'Which section of the GPL is the Disclaimer of Warranty?': the answer is a heading.
@@ -465,6 +467,7 @@ definition, 'The United Methodist Church is one tradition within the Christian C
 more thing said of it (SQuAD dev +1; 0 and 0.5 alike)."""
 
 
+_OPTION = re.compile(r"(?<![\w-])(?:--?[A-Za-z0-9]|%[-_0^#]?[A-Za-z])")
 _PLACED = re.compile(r"(?:in|on|at|inside|under|behind|near|beside|between)\b", re.IGNORECASE)
 
 
@@ -506,6 +509,8 @@ def defined_terms(question: str) -> list[str]:
     subject = next(g for g in match.groups() if g)
     if _PLACED.match(subject):
         return []  # 'What is in Eldon Square?' asks what is there
+    if _OPTION.search(subject):
+        return []  # 'What does env -S do?' asks for the option's entry, not what env is
     quoted = re.findall(r"[\"“'‘]([^\"”'’]{2,60})[\"”'’]", subject)
     found = list(dict.fromkeys(tokens(" ".join(quoted) if quoted else subject)))
     if CJK_CHAR.search(subject):
@@ -547,8 +552,9 @@ def defines(sentence: str, subject: list[str]) -> bool:
 def _cjk_defines(head: str, subject: list[str]) -> bool:
     """Whether the head of a CJK defining sentence is the subject, maybe with its kind
     ('aptitude コマンド'), and not something the subject has ('ハルカの社員', 'ls 的选项')."""
-    if not set(subject) <= set(tokens(fold(head))):
-        return False
+    held = tokens(fold(head))
+    if not held or held[0] not in subject or not set(subject) <= set(held):
+        return False  # it opens with its subject: not '跟 test 命令是等价的' ('is like test')
     named = set("".join(subject))  # the subject's own characters
     parts = re.split(r"([\w.+-]+|\s+)", head)
     others = "".join(

@@ -34,7 +34,7 @@ _STOPWORDS = frozenset(STOPWORDS_EN_PLUS) | frozenset(
     )
 )
 # Question words carry no content ("何年", "谁", "누구"); bigrams holding them are dropped.
-QUESTION_CHARS = frozenset("何誰谁哪吗呢么幾几")
+QUESTION_CHARS = frozenset("何誰谁哪吗呢么什啥怎幾几")
 # The particles and question endings a Korean question's words close with, longest first:
 # '무엇입니까' -> '무엇', '의미합니까' -> '의미', '코드는' -> '코드'.
 KOREAN_ENDINGS = tuple(
