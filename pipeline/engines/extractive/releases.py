@@ -79,9 +79,9 @@ def release_headings(structure: Structure, heading_line: Callable[[int], str]) -
     headings = [b for b in range(len(structure)) if structure.kind(b) == Kind.HEADING]
     dated = [
         h
-        for h in headings
+        for at, h in enumerate(headings)
         if is_release(heading_line(h))
-        and not _numbers_section(structure, headings, h, heading_line)
+        and not _numbers_section(structure, headings, at, heading_line)
     ]
     if len(dated) < 3:
         return []
@@ -96,13 +96,14 @@ def release_headings(structure: Structure, heading_line: Callable[[int], str]) -
 
 
 def _numbers_section(
-    structure: Structure, headings: list[int], block: int, heading_line: Callable[[int], str]
+    structure: Structure, headings: list[int], at: int, heading_line: Callable[[int], str]
 ) -> bool:
-    """Whether a heading's number numbers a section, not a release: it closes with a dot
-    before the title ('1.6.6. Scripts for piping commands'), or it extends the number of
-    the heading it sits under ('1.6.6 Scripts' under '1.6 Text processing'). A manual's
-    sections are no changelog. A number alone ('2.1.3' under '2.1 series') or dated stays
-    a release."""
+    """Whether the heading `headings[at]` is numbered as a section, not a release: its
+    number closes with a dot before the title ('1.6.6. Scripts for piping commands'), or
+    extends the number of the heading it sits under ('1.6.6 Scripts' under '1.6 Text
+    processing'). A manual's sections are no changelog. A number alone ('2.1.3' under
+    '2.1 series') or dated stays a release."""
+    block = headings[at]
     line = heading_line(block)
     match = _VERSION.search(line)
     rest = line[match.end() :] if match else ""
@@ -112,7 +113,7 @@ def _numbers_section(
         return True
     level = structure[block].level
     above = next(
-        (h for h in reversed(headings[: headings.index(block)]) if structure[h].level < level),
+        (headings[i] for i in range(at - 1, -1, -1) if structure[headings[i]].level < level),
         None,
     )
     return above is not None and version(heading_line(above)) == version(line)[:-1]
