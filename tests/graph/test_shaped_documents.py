@@ -384,6 +384,24 @@ def test_two_items_of_a_chinese_list_read_their_lead_in_once() -> None:
     assert "在网上分享潮汐表" in result.answer
 
 
+# Each numbered item opens with a title on a line of its own, without a full stop.
+PLEDGES = """Our pledges
+
+    1. The harbour will stay open all year
+       The harbour office keeps the quay clear of ice from December to March,
+       and the pilots work every day of the year.
+    2. We will not hide delays
+       Every delay to a crossing is posted on the quay board within ten
+       minutes, with its cause.
+"""
+
+
+def test_an_items_title_on_a_line_of_its_own_reads_as_its_title() -> None:
+    result = _ask(PLEDGES, "Does the harbour office post delays?")
+    assert "We will not hide delays: Every delay to a crossing is posted" in result.answer
+    assert "open all year The harbour" not in result.answer
+
+
 SYNC_PAGE = """OPTIONS
        -m, --merge
            Use merging strategies to apply each change (default).

@@ -333,6 +333,10 @@ class Passages:
             if len(self._read(item.start, item.end)) <= WHOLE_ITEM_CHARS:
                 start, end = item.start, item.end
             text = self._item_text(start, end, block)
+            opening = self.first[block]
+            title = self._run_in_title(opening) if start == item.start else ""
+            if title and not _RUN_IN_TITLE.fullmatch(title):  # its own line: read as a title
+                text = _led(title, self._item_text(self.spans[opening + 1][0], end, block))
             # A lead-in reads on into its items' openings, not into a sentence deep inside
             # one: '... the following elements, and in any order: The default weight ...'.
             lead = self._lead_in(block) if start == item.start else ""
@@ -408,7 +412,15 @@ class Passages:
         words = without_marker(text)
         if kind != Kind.ITEM and (kind != Kind.PARAGRAPH or words == text):
             return ""
-        return words if _RUN_IN_TITLE.fullmatch(words) else ""
+        if _RUN_IN_TITLE.fullmatch(words):
+            return words
+        # ... or a title on a line of its own, unpunctuated: '3. We will not hide problems' /
+        # 'We will keep our entire bug report database open ...'
+        start, end = self.spans[unit]
+        alone = (
+            "\n" not in self.text[start:end] and "\n" in self.text[end : self.spans[unit + 1][0]]
+        )
+        return words if alone and words[-1:] not in _ENDS_PIECE | {","} else ""
 
     def under_heading(self, unit: int, shown: Shown) -> Shown:
         """`shown` (the unit as show() reads it, or a list it leads in to) after the heading
