@@ -725,6 +725,24 @@ def test_a_lead_in_reads_with_the_short_code_example_under_it() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("lead", "question"),
+    [
+        ("港のタイムゾーンは以下のようにして再設定できます。", "タイムゾーンを再設定するには？"),
+        ("The harbour's time zone is set again as follows.", "How do I set the time zone again?"),
+    ],
+)
+def test_a_lead_in_pointing_ahead_without_a_colon_reads_with_its_command(
+    lead: str, question: str
+) -> None:
+    text = (
+        f"# Time\n\nClocks are kept by the harbour office.\n\n{lead}\n\n```\n# tzset harbour\n```\n"
+    )
+    result = _ask(text, question)
+    assert result.answer.startswith(lead)
+    assert "# tzset harbour" in result.answer
+
+
 UNIT_SETTINGS = """UNIT.EXEC(5)                   unit.exec                   UNIT.EXEC(5)
 
 SANDBOXING

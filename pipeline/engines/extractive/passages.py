@@ -751,13 +751,16 @@ class Passages:
             # 'zip -R */bar.c' / 'will zip up foo/foo1/bar.c.'
             if rest >= 0:
                 return -1, command, rest
-            return (lead, command) if self._item_example(block, line) else None
+            # a list item's example, or a sentence pointing ahead to it ('以下のようにして...
+            # 再設定できます。' / '# dpkg-reconfigure tzdata')
+            shown = self._item_example(block, line) or ends_lead_in(self.text, *self.spans[lead])
+            return (lead, command) if shown else None
         if rest >= 0 and ending != ":":
             return lead, command, rest
         return (lead, command) if ending == ":" else None
 
     def _with_example(self, unit: int) -> Shown | None:
-        """A lead-in ending in ':' and the short code block under it, read as one: 'you can
+        """A lead-in (see ends_lead_in) and the short code block under it, read as one: 'you can
         iterate over the result to access each element:' and its loop. `unit` is the
         lead-in's last sentence or a unit of the code; None when it is neither."""
         block = self.blocks[unit]
@@ -765,7 +768,7 @@ class Passages:
             if not 0 < code < len(self.structure) or self.structure.kind(code) != Kind.CODE:
                 continue
             lead = self._lead_before(code)
-            if lead < 0 or self.text[self.spans[lead][1] - 1] != ":":
+            if lead < 0 or not ends_lead_in(self.text, *self.spans[lead]):
                 continue
             if unit != lead and code != block:
                 continue
