@@ -55,8 +55,13 @@ def is_release(heading: str) -> bool:
     if match is None:
         return False
     named = re.search(r"(?:\bv|version|release)\s*$", heading[: match.start()], re.IGNORECASE)
-    alone = not re.search(r"[^\W\d]", heading[match.end() :])
+    alone = not _titled(heading, match)
     return match.group(1).count(".") >= 2 or named is not None or alone
+
+
+def _titled(heading: str, number: re.Match[str]) -> bool:
+    """Words follow the heading's version: '10.3 Resetting the sensor', not '2.1.3'."""
+    return re.search(r"[^\W\d]", heading[number.end() :]) is not None
 
 
 def version(heading: str) -> tuple[int, ...]:
@@ -106,10 +111,9 @@ def _numbers_section(
     block = headings[at]
     line = heading_line(block)
     match = _VERSION.search(line)
-    rest = line[match.end() :] if match else ""
-    if match is None or _DATE.search(line) or not re.search(r"[^\W\d]", rest):
+    if match is None or _DATE.search(line) or not _titled(line, match):
         return False
-    if re.match(r"\.\s+\w", rest):
+    if re.match(r"\.\s+\w", line[match.end() :]):
         return True
     level = structure[block].level
     above = next(

@@ -37,6 +37,7 @@ from pipeline.engines.extractive.terms import (
     is_cjk_term,
     iter_tokens,
     lone_stems,
+    names_option,
     query_terms,
     stem,
     tokens,
@@ -467,7 +468,6 @@ definition, 'The United Methodist Church is one tradition within the Christian C
 more thing said of it (SQuAD dev +1; 0 and 0.5 alike)."""
 
 
-_OPTION = re.compile(r"(?<![\w-])(?:--?[A-Za-z0-9]|%[-_0^#]?[A-Za-z])")
 _PLACED = re.compile(r"(?:in|on|at|inside|under|behind|near|beside|between)\b", re.IGNORECASE)
 
 
@@ -509,7 +509,7 @@ def defined_terms(question: str) -> list[str]:
     subject = next(g for g in match.groups() if g)
     if _PLACED.match(subject):
         return []  # 'What is in Eldon Square?' asks what is there
-    if _OPTION.search(subject):
+    if names_option(subject):
         return []  # 'What does env -S do?' asks for the option's entry, not what env is
     quoted = re.findall(r"[\"“'‘]([^\"”'’]{2,60})[\"”'’]", subject)
     found = list(dict.fromkeys(tokens(" ".join(quoted) if quoted else subject)))

@@ -301,11 +301,21 @@ def iter_tokens(text: str, *, keep_stopwords: bool = False) -> Iterator[str]:
 # ('aarch64-apple-darwin', whose parts name other targets too; not a date). Stemming reads
 # '-N' as 'n', which '-n' and every 'n' in the text also give; the literal is searched as
 # written.
+_OPTION = r"(?<![\w\-])(?:--?[A-Za-z0-9][\w-]*|%[-_0^#]?[A-Za-z])"
+"""An option ('-e', '--login') or a format directive ('%y'): what a program's entry names."""
 _LITERAL = re.compile(
-    r"(?<![\w\-])(?:--?[A-Za-z0-9][\w-]*|\\[A-Za-z@#$!\[\]]|~[.^#&?A-Za-z]|%[-_0^#]?[A-Za-z]"
+    rf"{_OPTION}|(?<![\w\-])(?:\\[A-Za-z@#$!\[\]]|~[.^#&?A-Za-z]"
     r"|\$\{[^}\s]+\}|(?=[\w-]*\d)(?=[\w-]*[A-Za-z])\w+(?:-\w+){2,}(?![\w-])"
     r"|[A-Za-z][A-Za-z0-9]*_\w+)"
 )
+_NAMES_OPTION = re.compile(_OPTION)
+
+
+def names_option(text: str) -> bool:
+    """Whether `text` names an option or a format directive ('env -S', '--quiet', '%y')."""
+    return _NAMES_OPTION.search(text) is not None
+
+
 LITERAL = "="
 """Prefix of a literal term ('=-N'): no stem or bigram starts with it."""
 
