@@ -425,6 +425,39 @@ def test_price_question_of_a_text_that_states_no_sum_of_money_is_not_found(quest
     assert "$12" in ask(HARBOUR_MAP, question).answer
 
 
+# A guide to the Rill language that names Python and Ruby beside it, and never a decorator.
+RILL_GUIDE = (
+    "Rill is a compiled language for small command-line tools. "
+    "If you know Python or Ruby, you will find Rill's syntax familiar. "
+    "Unlike a Python script, a Rill program is compiled before it runs. "
+    "A closure is a function that keeps the variables of the scope it was made in. "
+    "Closures are passed to the map and filter methods of a list."
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["What is a Python decorator?", "What are decorators?", "What does frobnicate do?"],
+)
+def test_definition_question_of_what_the_documents_never_name_is_not_found(question: str) -> None:
+    result = ask(RILL_GUIDE, question)
+    assert result.answer == NOT_FOUND["en"]
+    assert result.citations == []
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What is a closure?", "keeps the variables"),
+        ("What are closures?", "keeps the variables"),  # another form of the word named
+    ],
+)
+def test_definition_question_of_what_the_documents_name_is_answered(
+    question: str, expected: str
+) -> None:
+    assert expected in ask(RILL_GUIDE, question).answer
+
+
 # Every sentence names the bakery's revenue and the year; one states the revenue itself.
 BAKERY_ACCOUNTS = (
     "The bakery's total spending on new ovens was $41,000 in 2024, about a tenth of its revenue. "

@@ -247,6 +247,14 @@ def same_name(word: str, vocabulary: set[str], texts: list[str]) -> list[str]:
 _YEAR = re.compile(r"1\d\d\d|20\d\d")
 
 
+def written_nowhere(word: str, texts: list[str]) -> bool:
+    """Whether the documents write `word` in no spelling: not its own nor its family's
+    (see same_name), nor one a typo away (see near_spellings). The caller has found none
+    of its index terms there; this reads the documents' words, so only then."""
+    vocabulary = _latin_words(texts)
+    return not same_name(word, vocabulary, texts) and not near_spellings(word, vocabulary)
+
+
 def _ranges_ending(year: str) -> re.Pattern[str]:
     """A range of years written short that ends in `year`: '1646–7', '1646-47' for 1647."""
     short = rf"(?<!\d)({year[:3]}\d)\s?[–-]\s?{year[3]}(?!\d)"

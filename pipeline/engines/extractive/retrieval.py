@@ -23,7 +23,7 @@ from functools import cached_property
 from typing import Any, Literal
 
 from pipeline.engines.extractive import skim
-from pipeline.engines.extractive.decisive import Decisive, Usage, decide
+from pipeline.engines.extractive.decisive import Decisive, Usage, decide, written_nowhere
 from pipeline.engines.extractive.options import options_not_held
 from pipeline.engines.extractive.passages import Passages, whole_structure
 from pipeline.engines.extractive.rarity import MOST_COMMON, rarity, weighs
@@ -499,6 +499,29 @@ CJK_DEFINED_CHARS = 16
 DEFINED_TERMS ('ハルカ・ネットワークス' is 8), but is one name."""
 
 
+# A definition question's subject that is one thing's name: up to three words after 'a' or
+# 'an' ('a Python decorator', 'goroutines'); not 'the deadline' (the document's own, a value
+# asked of it), "Tesla's nationality", 'the population of Warsaw' (an attribute of a thing).
+_NAMED_SUBJECT = re.compile(r"(?:an?\s+)?(?P<words>[A-Za-z][\w+-]*(?:\s+[A-Za-z][\w+-]*){0,2})")
+_PARTICIPLE = re.compile(r"\w{3,}ed")
+
+
+def defined_head(question: str) -> str:
+    """The head word of what a definition question asks to define when its subject names
+    one thing ('What is a Python decorator?' -> 'decorator', 'What does frobnicate do?' ->
+    'frobnicate'), else '': a subject holding a function word ('What is it used for?') or
+    a possessive, or a participle ('What is needed?'), which asks something else."""
+    match = _DEFINED.match(question)
+    subject = match and (match["is"] or match["mean"] or match["do"] or match["define"])
+    named = _NAMED_SUBJECT.fullmatch(subject) if subject else None
+    if named is None:
+        return ""
+    words = named["words"].split()
+    if not all(tokens(w) for w in words) or _PARTICIPLE.fullmatch(words[-1]):
+        return ""
+    return words[-1]
+
+
 def defined_terms(question: str) -> list[str]:
     """Index terms of what a definition question asks to define, [] for other questions:
     'What is a Transparent copy?' -> ['transpar', 'copi']; when the question quotes the
@@ -859,6 +882,7 @@ def build_query(
         usage = gather(terms, texts, units)
     kind = answer_type(question)
     unwritten = _unwritten(question, terms, usage, texts) + _unheld_kind(kind, texts)
+    unwritten += _undefined(question, usage, texts)
     if unwritten:
         decisive = dataclasses.replace(decisive, absent=[*decisive.absent, *unwritten])
     n = usage.sentences + PRIOR_SENTENCES
@@ -985,6 +1009,17 @@ def _unwritten(question: str, terms: list[str], usage: Usage, texts: list[str]) 
             missing.append(name)
     missing += options_not_held(question, texts)  # 'read -z' when only 'test -z' is
     return list(dict.fromkeys(missing))
+
+
+def _undefined(question: str, usage: Usage, texts: list[str]) -> list[str]:
+    """['decorator'] for 'What is a Python decorator?' of a book that names Python and
+    never a decorator: the thing a definition question asks to define (see defined_head),
+    when the documents write it in no spelling. A text cannot define what it never names,
+    and the question's other words ('Python') would otherwise find sentences about them."""
+    head = defined_head(question)
+    if not head or any(usage.df.get(t) for t in tokens(head)):
+        return []
+    return [head] if written_nowhere(head, texts) else []
 
 
 def _unheld_kind(kind: AnswerType | None, texts: list[str]) -> list[str]:
