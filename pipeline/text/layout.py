@@ -119,6 +119,9 @@ _COMMAND_LINE = re.compile(r"[{}|=$\\]|\s>|[\d\]&]>|>[&>]|<(?![\w.+-]+@)|\s--?[A
 _VERSION_LAST = re.compile(r"(?:^|\s)v?\d+(?:\.\d+)+:$")
 # A sentence that ends inside a line and another that starts after it: no heading's shape.
 _SENTENCE_INSIDE = re.compile(r"[a-z]{2}[.!?] +[A-Z][a-z]")
+# A byline under a title, 'by Steve Klabnik, Carol Nichols, and Chris Krycho': the authors'
+# names, no title of its own ('By Region' and 'By the Numbers' are).
+BYLINE = re.compile(r"(?i:by)\s+[A-ZÀ-ÖØ-Þ][\w.'’-]*\s+[A-ZÀ-ÖØ-Þ]")
 _PAGE_NUMBER = re.compile(r"\W{0,3}(?:\d{1,4}|[ivxlc]{1,7})\W{0,3}")
 # A reStructuredText directive ('.. code-block:: python', '.. note::'): markup, not a title;
 # the code ones introduce an indented block of code.
@@ -469,6 +472,8 @@ class _Analyser:
             return 0
         if _SENTENCE_INSIDE.search(content):
             return 0  # 'APT uses CMake. To start building, you need to run' goes on below
+        if BYLINE.match(content):
+            return 0  # its authors, under the title
         following = self._next_text(i)
         if following < 0 or not any(ch.isalpha() for ch in content) or content[0] == "`":
             return 0  # '``pip install responses``' alone is code, not a title

@@ -74,6 +74,36 @@ A translation may be handed out with the original, Transparent or not.
 """
 
 
+# A report with a byline under its title; its text writes of writing, and of authors.
+TIDE_REPORT = """# Tide Tables for the Outer Harbour
+
+by Ingrid Solberg and Tomas Havik, Harbour Survey Office
+
+This report gives the tide tables the pilots use in the outer harbour. It was written
+for pilots who know the harbour and want the times in one place. Tables are written in
+local time. The authors of the older tables measured the tides at the north pier only.
+"""
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Who wrote this report?",
+        "Who are the authors?",
+        "Who is the author of the report?",
+        "Who wrote Tide Tables for the Outer Harbour?",
+    ],
+)
+def test_who_wrote_the_document_gets_the_byline_under_its_title(question: str) -> None:
+    result = ask(TIDE_REPORT, question)
+    assert result.answer.startswith("by Ingrid Solberg and Tomas Havik"), result.answer
+
+
+def test_a_byline_answers_only_what_asks_who_wrote() -> None:
+    # 'by' opens the byline; it says nothing of the tides
+    assert "Ingrid" not in ask(TIDE_REPORT, "Where were the older tides measured?").answer
+
+
 def test_what_is_question_gets_the_sentence_that_defines_the_term() -> None:
     result = ask(MANUAL, "What is a Transparent copy?")
     assert result.answer.startswith('A "Transparent" copy of the Manual means')

@@ -51,7 +51,7 @@ from pipeline.engines.extractive.units import (
     covered,
 )
 from pipeline.engines.extractive.usage import gather, gather_more, units_of
-from pipeline.text.layout import LIST_MARKER
+from pipeline.text.layout import BYLINE, LIST_MARKER
 from pipeline.text.scripts import CJK_CHAR, HAN, HIRAGANA, KANA
 from pipeline.text.structure import Kind, Structure
 
@@ -1178,6 +1178,8 @@ class _Scorer:
             if sid < len(spans) and position >= spans[sid][0]:
                 tf = counts.setdefault(sid, {})
                 tf[term] = tf.get(term, 0.0) + count
+        if opens:
+            _credit_byline(text, passages, query, counts)
         passages.inherit(counts)
         self.base: dict[int, float] = {}
         for sid, tf in counts.items():
@@ -1487,6 +1489,35 @@ def _lent_to_subject(
         for other in {sid - 1, lead if opens else -1, after} - {sid, -1}:
             lent[other] = max(lent.get(other, 0.0), SUBJECT_CONTEXT * base[sid])
     return lent
+
+
+BYLINE_UNITS = 4
+"""Units from a document's start its byline (layout.BYLINE) may be: after a title, a
+subtitle, maybe a date."""
+_AUTHORSHIP = frozenset(tokens("author authors authored wrote write written writer"))
+_THIS = re.compile(r"\bthis\s+([^\W\d_]+)", re.IGNORECASE)  # 'this book': the document
+
+
+def _credit_byline(
+    text: str, passages: Passages, query: Query, counts: dict[int, dict[str, float]]
+) -> None:
+    """Count the question's words for writing ('Who wrote ...?', 'Who are the authors?') as
+    said by the byline of a text that opens its document, in `counts`: 'by X' under a
+    title is 'written by X', and the only words it writes are the authors' names. It
+    speaks of its document, which the question names by the title above it ('Who wrote
+    The Rust Programming Language?') or as 'this book'."""
+    asked = [t for t in query.idf if t in _AUTHORSHIP]
+    spans = passages.spans
+    for sid in range(min(BYLINE_UNITS, len(spans))) if asked else ():
+        if BYLINE.match(text, spans[sid][0], spans[sid][1]):
+            named = [t for w in _THIS.findall(query.question) for t in tokens(w)]
+            said = dict.fromkeys([*asked, *(t for t in named if t in query.idf)], 1.0)
+            for above in range(sid):  # the title
+                said.update(counts.get(above, {}))
+            tf = counts.setdefault(sid, {})
+            for term, count in said.items():
+                tf[term] = max(tf.get(term, 0.0), count)
+            return
 
 
 def _topic_lead(passages: Passages) -> int:
