@@ -198,6 +198,25 @@ def test_what_is_question_gets_the_first_sentence_defining_the_term() -> None:
     assert result.answer.startswith("The Tide Table Board is a charity that keeps")
 
 
+# Sentences opening with the subject and 'is', 'are' or 'means' that do not say what it is.
+NOT_DEFINING_CLOSURES = [
+    "Closures are represented by traits, so a function can take any closure that fits.",
+    "A closure is unsafe when it outlives the values it borrows from its scope.",
+    "A closure bound on a method means the method takes any closure of that shape.",
+    "Closures are different from functions in one way: they capture their scope.",
+]
+
+
+@pytest.mark.parametrize("other", NOT_DEFINING_CLOSURES)
+@pytest.mark.parametrize("question", ["What is a closure?", "What are closures?"])
+def test_what_is_question_gets_what_the_thing_is_not_how_it_is(question: str, other: str) -> None:
+    text = (
+        f"# Closures\n\n{other} Rill's closures are anonymous functions you keep in a variable.\n"
+    )
+    result = ask(text, question)
+    assert result.answer.startswith("Rill's closures are anonymous functions"), result.answer
+
+
 DEFINED_PERSON = """Tide tables changed by the Harbour Master stay the Standard Tables, as the
 Harbour Master wishes them to be read.
 "Harbour Master" is whoever the council names to keep the tide tables.

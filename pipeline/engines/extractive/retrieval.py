@@ -437,6 +437,14 @@ _NAMED_AS = re.compile(
 # 'An "Opaque" copy is');
 # 'These clades (which are thought to be extinct)' is a sentence using the word.
 _PLAIN_HEAD = re.compile(r"[^\w\s\"“”'‘’-]")
+# ... and after it no passive, condition, comparison or negation, which say how the
+# subject is, not what: 'Closures are represented by traits', 'A trait is unsafe when at
+# least one of its methods ...', 'Shadowing is different from marking a variable as mut'.
+_DESCRIBING = re.compile(
+    r"\s+(?:not\b|(?:\w+ly\s+)?\w{3,}ed\b|\w+\s+(?:when|if|unless|whenever|because|from|than)\b)",
+    re.IGNORECASE,
+)
+_POSSESSOR = re.compile(r"\b[\w-]+['’]s\b")
 # A man page's name line: 'grep, egrep, fgrep - print lines that match patterns'.
 _NAME_LINE = re.compile(r"(?P<names>[\w.+-]+(?:,\s*[\w.+-]+)*)\s+(?:-|\\-|–|—)\s+\S")
 _BRACKETED = re.compile(r"\s*\([^()]*\)")
@@ -564,12 +572,27 @@ def defines(sentence: str, subject: list[str]) -> bool:
     content = tokens(head)
     if not set(subject) <= set(content):
         return False
-    if verb.group("strong"):
-        return len(content) <= len(subject) + DEFINITION_HEAD
     words = tokens(head, keep_stopwords=True)
-    others = [w for w in words if w not in subject and w not in _ARTICLES]
+    if verb.group("strong"):
+        short = len(content) <= len(subject) + DEFINITION_HEAD
+        return short and not _names_more(words, content, subject)
+    if _DESCRIBING.match(sentence, verb.end()):
+        return False
+    # 'Rust's closures are': whose they are goes as an article does
+    owned = tokens(_POSSESSOR.sub(" ", head), keep_stopwords=True)
+    others = [w for w in owned if w not in subject and w not in _ARTICLES]
     quoted = any(q in head for q in "\"“'‘")  # 'An "Opaque" copy is': the noun it qualifies
     return len(others) <= quoted and not _PLAIN_HEAD.search(head)
+
+
+def _names_more(words: list[str], content: list[str], subject: list[str]) -> bool:
+    """Whether a defining sentence's head (`words`: its index terms, stopwords kept;
+    `content`: without them) goes on naming after the subject, so defines a compound of
+    it: 'A trait bound on ?Sized means' is no trait's definition; 'A "Transparent" copy
+    of the Document means' is a copy's."""
+    last = max((i for i, w in enumerate(words) if w in subject), default=len(words))
+    after = words[last + 1 : last + 2]
+    return bool(after) and after[0] in content and after[0] not in subject
 
 
 def _cjk_defines(head: str, subject: list[str]) -> bool:
