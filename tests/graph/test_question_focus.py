@@ -458,6 +458,27 @@ def test_definition_question_of_what_the_documents_name_is_answered(
     assert expected in ask(RILL_GUIDE, question).answer
 
 
+# A guide whose code block names the type in a line that says nothing of it.
+TALLY_GUIDE = """# Counting with Tally
+
+We use the Tally type when several parts of a program count the same events.
+
+```
+use rill::count::Tally;
+let total = Tally::new();
+```
+
+A Tally keeps one total that every owner adds to, and drops it when the last owner is gone.
+"""
+
+
+def test_question_asking_no_code_is_answered_by_prose_before_a_code_line() -> None:
+    result = ask(TALLY_GUIDE, "What is Tally used for?")
+    assert result.answer.startswith("We use the Tally type when"), result.answer
+    # ... while a question asking how to do something still gets the code doing it
+    assert "Tally::new()" in ask(TALLY_GUIDE, "How do I make a new Tally?").answer
+
+
 # Every sentence names the bakery's revenue and the year; one states the revenue itself.
 BAKERY_ACCOUNTS = (
     "The bakery's total spending on new ovens was $41,000 in 2024, about a tenth of its revenue. "

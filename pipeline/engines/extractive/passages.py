@@ -225,6 +225,9 @@ class Passages:
         parent = self.structure.parent(block)
         return parent >= 0 and self.structure.kind(parent) == Kind.TERM
 
+    def is_code(self, unit: int) -> bool:
+        return self.kinds[unit] == Kind.CODE
+
     def is_heading(self, unit: int) -> bool:
         return self.kinds[unit] == Kind.HEADING
 

@@ -17,6 +17,7 @@ import functools
 import heapq
 import math
 import re
+from collections.abc import Collection
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -35,6 +36,7 @@ from pipeline.engines.extractive.terms import (
     compound_terms,
     fold,
     is_cjk_term,
+    is_literal,
     iter_tokens,
     lone_stems,
     names_option,
@@ -128,6 +130,10 @@ HEADING_WEIGHT = 0.5
 LINKS_WEIGHT = 0.1
 """A unit of links alone (a table of contents' entry, a badge) points elsewhere and says
 nothing: it is cited only when nothing else matches."""
+CODE_WEIGHT = 0.5
+"""Score share of a statement in a code block for a question that asks for no code (see
+asks_for_code): 'use std::rc::Rc;' names what 'What is Rc<T> used for?' asks about
+twice in 16 characters, and says nothing of it."""
 COVERAGE_IDF_POWER = 2
 """Ranking coverage weighs terms by idf squared: a question's rare terms carry its focus."""
 RANK_RARITY = 0.5
@@ -647,6 +653,23 @@ def asked_category(question: str) -> list[str]:
     if match is None:
         return []
     return tokens(match.group("category") or match.group("member"))
+
+
+# What a question asking for code says: how to do something, an example, a name in code
+# ('url.pathname', 'Rc::clone', 'open()', '`main`').
+_CODE_ASKED = re.compile(
+    r"^\s*how\b|\b(?:example|syntax|command|code|snippet|usage|invoke|call|declare|import)s?\b"
+    r"|\w(?:\.|::)\w|\w\(|`",
+    re.IGNORECASE,
+)
+
+
+def asks_for_code(question: str, terms: Collection[str]) -> bool:
+    """Whether code may answer `question`: it asks how to do something ('How do I create a
+    project?': '$ cargo new hello'), for an example or a command, or names something as
+    code does ('What does url.pathname return?'; a term of `terms` that is_literal, such as
+    an option)."""
+    return _CODE_ASKED.search(question) is not None or any(is_literal(t) for t in terms)
 
 
 def asked_action(question: str) -> str | None:
@@ -1235,6 +1258,7 @@ class _Scorer:
         self.counted = counted_terms(query.question) if query.kind == "number" else frozenset()
         self.lowered = query.question.lower()
         self.action = asked_action(query.question)
+        self.prose = not asks_for_code(query.question, query.idf)
         self.negated = asks_negated(query.question)
         self.section = asks_for_section(query.question)
         self.many = asks_for_list(query.question)
@@ -1446,6 +1470,8 @@ class _Scorer:
             score *= RESTATED_CHINESE if self.chinese else RESTATED
         if lacking:  # about something else than the question names, most likely
             score *= LACKING_NAME
+        if self.prose and passages.is_code(sid):
+            score *= CODE_WEIGHT
         return Hit(start, end, score, first.coverage, tuple(self.words[i] for i in lacking))
 
     @cached_property
