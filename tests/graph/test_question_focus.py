@@ -479,6 +479,29 @@ def test_question_asking_no_code_is_answered_by_prose_before_a_code_line() -> No
     assert "Tally::new()" in ask(TALLY_GUIDE, "How do I make a new Tally?").answer
 
 
+# A guide whose headings ask its readers' questions; another section's item names a Ledger.
+STORE_GUIDE = """# Choosing a store
+
+## Use a Ledger when:
+
+- You keep every change and must read them back in order.
+- You audit who changed what.
+
+## Use a Table when:
+
+- You want a Ledger or a Table of unknown size, and cannot wait for a compaction.
+- You look rows up by key.
+"""
+
+
+def test_heading_that_is_the_question_as_a_title_answers_it_with_its_section() -> None:
+    result = ask(STORE_GUIDE, "When should I use a Ledger?")
+    assert (
+        result.answer
+        == "Use a Ledger when: You keep every change and must read them back in order."
+    )
+
+
 # Every sentence names the bakery's revenue and the year; one states the revenue itself.
 BAKERY_ACCOUNTS = (
     "The bakery's total spending on new ovens was $41,000 in 2024, about a tenth of its revenue. "

@@ -938,6 +938,8 @@ def _led(title: str, text: str) -> str:
     """`text` after the title that leads in to it: '15. Disclaimer of Warranty.' leads in
     as '15. Disclaimer of Warranty: ...'."""
     lead = title[:-1] if title.endswith((".", ":")) else title
+    if text.startswith(lead):  # a list shown with its lead-in, the title itself
+        return text
     return f"{lead}: {text}"
 
 

@@ -629,6 +629,9 @@ _HOW_TO = re.compile(
     re.IGNORECASE,
 )
 _OPENING_WORD = re.compile(r"[A-Za-z]+")
+TITLED_TERMS = 2
+"""Fewest terms a question has for a heading holding just them to be it as a title: one
+word ('Installation') names a topic, as what_is headings do."""
 ACTION_BOOST = 1.0
 """Score bonus (x2) for a term's description that opens with the verb a how-to question
 asks for: 'How do I delete the files that find finds?' wants '-delete  Delete files; ...',
@@ -1258,6 +1261,7 @@ class _Scorer:
         self.counted = counted_terms(query.question) if query.kind == "number" else frozenset()
         self.lowered = query.question.lower()
         self.action = asked_action(query.question)
+        self.titled = len(query.idf) >= TITLED_TERMS  # a heading may be the question as a title
         self.prose = not asks_for_code(query.question, query.idf)
         self.negated = asks_negated(query.question)
         self.section = asks_for_section(query.question)
@@ -1293,7 +1297,7 @@ class _Scorer:
         )
         most[Kind.HEADING] = max(
             1 + TYPE_BOOST if self.section else HEADING_WEIGHT,
-            1 + DEFINITION_BOOST if self.what_is else HEADING_WEIGHT,
+            1 + DEFINITION_BOOST if self.what_is or self.titled else HEADING_WEIGHT,
             1 + ACTION_BOOST if self.action else HEADING_WEIGHT,
         )
         return most
@@ -1443,6 +1447,8 @@ class _Scorer:
             score *= 1 + DEFINITION_BOOST  # the entry the question names: what it defines
         elif self.what_is and passages.is_heading(sid) and passages.names(sid, query.idf):
             score *= 1 + DEFINITION_BOOST  # '## opt-level' reads as its section's opening
+        elif passages.is_heading(sid) and self._titles_question(sid):
+            score *= 1 + DEFINITION_BOOST  # 'Use a VecDeque when:' reads as its section
         elif self.action and passages.is_heading(sid) and self._names_action(sid):
             score *= 1 + ACTION_BOOST  # 'Installing' reads as its section, how to install
         elif self.section and passages.is_heading(sid):
@@ -1484,6 +1490,15 @@ class _Scorer:
             ):
                 return sid
         return -1
+
+    def _titles_question(self, heading: int) -> bool:
+        """The heading is the question as a title: its words are the question's terms, all
+        of them ('Use a VecDeque when:' for 'When should I use a VecDeque?'), so the
+        section under it answers the question."""
+        if not self.titled:
+            return False
+        start, end = self.passages.spans[heading]
+        return set(tokens(self.text[start:end])) == set(self.query.idf)
 
     def _named_entry(self, sid: int) -> bool:
         """The entry a how-to question names: an option's long name in its words ('--quiet'
