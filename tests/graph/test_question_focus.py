@@ -502,6 +502,44 @@ def test_heading_that_is_the_question_as_a_title_answers_it_with_its_section() -
     )
 
 
+# A settings reference: each entry's heading, its fields, then what it does.
+SETTINGS_REFERENCE = """# Settings
+
+#### cache.size
+
+- Type: integer
+- Default: 512
+- Environment: RILL_CACHE_SIZE
+
+Sets the most megabytes the cache may hold.
+
+#### cache.path
+
+- Type: string (path)
+- Default: ~/.rill/cache
+- Environment: RILL_CACHE_PATH
+
+Sets where the cache is kept. A relative path is read from the working directory.
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What is the default value of cache.size?", "cache.size — Default: 512"),
+        (
+            "Which environment variable sets cache.path?",
+            "cache.path — Environment: RILL_CACHE_PATH",
+        ),
+        ("What does cache.path do?", "cache.path: Sets where the cache is kept."),
+    ],
+)
+def test_a_field_under_an_entrys_heading_answers_for_that_entry(
+    question: str, expected: str
+) -> None:
+    assert ask(SETTINGS_REFERENCE, question).answer.startswith(expected)
+
+
 # Every sentence names the bakery's revenue and the year; one states the revenue itself.
 BAKERY_ACCOUNTS = (
     "The bakery's total spending on new ovens was $41,000 in 2024, about a tenth of its revenue. "

@@ -27,6 +27,10 @@ _LABELS = (Kind.HEADING, Kind.TERM)
 _LEADS_IN = (Kind.PARAGRAPH, Kind.ITEM, Kind.HEADING)
 _HEADING_MARKS = re.compile(r"^(?:#{1,6}[ \t]+|\*{1,6} )|[ \t]+#+$|^\*\*(.*)\*\*:?$")
 _BULLET = re.compile(rf"^{BULLET_CLASS}[ \t]+")
+# A field's key, a word or three, and its value: 'Default: false', 'Environment: CARGO_HOME'.
+_FIELD = re.compile(r"[A-Z][\w-]*(?: [\w-]+){0,2}: +\S")
+FIELD_CHARS = 100
+"""Longest list item read as a field ('Key: value') of what its heading names."""
 # A clause's run-in title: a few capitalized words (joined by small ones) and a full stop.
 _RUN_IN_TITLE = re.compile(
     r"[A-Z][\w'’-]*(?: (?:[A-Z][\w'’-]*|of|or|and|the|a|an|to|for|in|on|by|with|from)){0,6}\."
@@ -253,16 +257,52 @@ class Passages:
                 pairs.append((unit, self.first[parent]))
         return pairs
 
+    @cached_property
+    def field_parents(self) -> list[tuple[int, int]]:
+        """(unit, heading unit) for every field (see _is_field) right under a heading."""
+        pairs = []
+        for unit, kind in enumerate(self.kinds):
+            if kind == Kind.ITEM and self._is_field(unit):
+                parent = self.structure.parent(self.blocks[unit])
+                if parent >= 0 and self.structure.kind(parent) == Kind.HEADING:
+                    pairs.append((unit, self.first[parent]))
+        return pairs
+
+    def _is_field(self, unit: int) -> bool:
+        """The unit is a field: a short 'Key: value' item of a list of two or more of them,
+        which says a thing of what its heading names ('- Default: number of logical CPUs'
+        under '#### build.jobs' is the default of build.jobs)."""
+        block = self.blocks[unit]
+        if self.kinds[unit] != Kind.ITEM or self.first[block] != unit:
+            return False
+        siblings = [b for b in (block - 1, block + 1) if 0 <= b < len(self.structure)]
+        return self._field_item(block) and any(self._field_item(b) for b in siblings)
+
+    def _field_item(self, block: int) -> bool:
+        item = self.structure[block]
+        return (
+            item.kind == Kind.ITEM
+            and item.end - item.start <= FIELD_CHARS
+            and _FIELD.match(without_marker(self.text[item.start : item.end])) is not None
+        )
+
     def inherit(self, counts: dict[int, dict[str, float]]) -> None:
         """Give each term the question words of the labels above it, in document order so
         that a chain ('SHELL BUILTIN COMMANDS' > 'set' > '-e') accumulates; each row its
-        header's."""
+        header's; each field its heading's."""
         for unit, parent in self.term_parents:
             above = counts.get(parent)
             if above:
                 own = counts.setdefault(unit, {})
                 for term, count in above.items():
                     own.setdefault(term, count)
+        # ... and each field its heading's, when it matches the question itself ('default'
+        # of 'What is the default value of build.jobs?'): 'Type: array' says nothing asked
+        for field, heading in self.field_parents:
+            named, said = counts.get(heading), counts.get(field)
+            if named and said:
+                for term, count in named.items():
+                    said.setdefault(term, count)
 
     def _last_unit(self, block: int) -> int:
         """The last unit of a block (a lead-in's last sentence ends with its colon)."""
@@ -430,10 +470,16 @@ class Passages:
         it points back to, when it is a section's opening sentence as it stands: under
         '## -V/--version: print a version', 'This flag will print out rustc's version.' says
         which flag only with it, and under '## panic', 'This option lets you control ...:'
-        which option its values are of."""
+        which option its values are of; and a field ('Default: false') says of what with it
+        too."""
         heading = self.heading_pointed_at(unit)
         start, end = self.spans[unit]
-        if heading < 0 or shown.start != start or not shown.text.startswith(self._read(start, end)):
+        read = self._read(start, end)
+        parent = self.structure.parent(self.blocks[unit])
+        headed = parent >= 0 and self.structure.kind(parent) == Kind.HEADING
+        if heading < 0 and headed and self._is_field(unit):  # a field is its heading's
+            heading, read = parent, without_marker(read)
+        if heading < 0 or shown.start != start or not shown.text.startswith(read):
             return shown  # no such heading, or the unit reads as more than itself
         return Shown(shown.start, shown.end, f"{self.heading_text(heading)} — {shown.text}")
 
@@ -835,13 +881,20 @@ class Passages:
         following = unit + 1
         while following < len(self.blocks) and self.links_only(following):
             following += 1  # badges under a README's title say nothing
-        if (
-            following >= len(self.blocks)
-            or self.is_heading(following)
-            or self.structure.parent(self.blocks[following]) != self.blocks[unit]
-        ):
+        if not self._in_section(following, unit):
             return unit
-        return following
+        described = following
+        while self._in_section(described, unit) and self._is_field(described):
+            described += 1  # 'Type: boolean', 'Default: false' before what the entry does
+        return described if self._in_section(described, unit) else following
+
+    def _in_section(self, unit: int, heading: int) -> bool:
+        """`unit` is right under `heading`, no heading itself."""
+        return (
+            unit < len(self.blocks)
+            and not self.is_heading(unit)
+            and self.structure.parent(self.blocks[unit]) == self.blocks[heading]
+        )
 
     def _heading(self, unit: int) -> Shown:
         """A heading reads as its section's first unit, after the heading's words."""

@@ -1445,7 +1445,7 @@ class _Scorer:
             score *= 1 + (DEFINITION_BOOST * LATER_SHARE if later else self.defining_boost)
         elif self.what_is and passages.is_term(sid) and passages.names(sid, query.idf):
             score *= 1 + DEFINITION_BOOST  # the entry the question names: what it defines
-        elif self.what_is and passages.is_heading(sid) and passages.names(sid, query.idf):
+        elif self.what_is and passages.is_heading(sid) and self._names_subject(sid):
             score *= 1 + DEFINITION_BOOST  # '## opt-level' reads as its section's opening
         elif passages.is_heading(sid) and self._titles_question(sid):
             score *= 1 + DEFINITION_BOOST  # 'Use a VecDeque when:' reads as its section
@@ -1490,6 +1490,15 @@ class _Scorer:
             ):
                 return sid
         return -1
+
+    def _names_subject(self, heading: int) -> bool:
+        """The question names the heading, and the heading all it asks to define: not
+        '#### build.jobs' for 'What is the default value of build.jobs?', which its field
+        '- Default: number of logical CPUs' answers."""
+        if not self.passages.names(heading, self.query.idf):
+            return False
+        start, end = self.passages.spans[heading]
+        return set(self.subject) <= set(tokens(self.text[start:end]))
 
     def _titles_question(self, heading: int) -> bool:
         """The heading is the question as a title: its words are the question's terms, all
