@@ -298,8 +298,8 @@ class Passages:
                     own.setdefault(term, count)
         # ... and each field its heading's, when it matches the question itself ('default'
         # of 'What is the default value of build.jobs?'): 'Type: array' says nothing asked
-        for field, heading in self.field_parents:
-            named, said = counts.get(heading), counts.get(field)
+        for item, heading in self.field_parents:
+            named, said = counts.get(heading), counts.get(item)
             if named and said:
                 for term, count in named.items():
                     said.setdefault(term, count)
