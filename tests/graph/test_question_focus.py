@@ -502,6 +502,21 @@ def test_heading_that_is_the_question_as_a_title_answers_it_with_its_section() -
     )
 
 
+# A guide naming several operators; one written alone between words, as questions write it.
+OPERATORS_GUIDE = """# Operators
+
+What does an operator do? Each operator of Rill reads its operands left to right. The
+arithmetic operators add, take away, multiply and divide numbers. The ? operator returns
+early from the function with the error when a result holds one. The comparison operators
+give a boolean. Why so many operators? Each says one thing.
+"""
+
+
+def test_an_operator_written_alone_in_the_question_is_searched_as_written() -> None:
+    result = ask(OPERATORS_GUIDE, "What does the ? operator do?")
+    assert result.answer.startswith("The ? operator returns early"), result.answer
+
+
 # A settings reference: each entry's heading, its fields, then what it does.
 SETTINGS_REFERENCE = """# Settings
 

@@ -298,7 +298,9 @@ def iter_tokens(text: str, *, keep_stopwords: bool = False) -> Iterator[str]:
 # Names a question quotes literally: options ('-e', '--login'), escapes ('\\j', '~.'),
 # format directives ('%y', '%-d'), parameters ('${parameter:-word}'), identifiers
 # ('ERR_CANCELED') and names of three or more hyphen-joined parts with a digit and a letter
-# ('aarch64-apple-darwin', whose parts name other targets too; not a date). Stemming reads
+# ('aarch64-apple-darwin', whose parts name other targets too; not a date), and operators
+# written alone between words ('What does the ? operator do?', 'What does && mean?'),
+# which hold no word at all. Stemming reads
 # '-N' as 'n', which '-n' and every 'n' in the text also give; the literal is searched as
 # written.
 _OPTION = r"(?<![\w\-])(?:--?[A-Za-z0-9][\w-]*|%[-_0^#]?[A-Za-z])"
@@ -307,6 +309,7 @@ _LITERAL = re.compile(
     rf"{_OPTION}|(?<![\w\-])(?:\\[A-Za-z@#$!\[\]]|~[.^#&?A-Za-z]"
     r"|\$\{[^}\s]+\}|(?=[\w-]*\d)(?=[\w-]*[A-Za-z])\w+(?:-\w+){2,}(?![\w-])"
     r"|[A-Za-z][A-Za-z0-9]*_\w+)"
+    r"|(?<=\s)[?!&|+*^<>=]{1,3}(?=\s+\w)"
 )
 _NAMES_OPTION = re.compile(_OPTION)
 
