@@ -249,9 +249,11 @@ _YEAR = re.compile(r"1\d\d\d|20\d\d")
 
 def written_nowhere(word: str, texts: list[str]) -> bool:
     """Whether the documents write `word` in no spelling: not its own nor its family's
-    (see same_name), nor one a typo away (see near_spellings). The caller has found none
-    of its index terms there; this reads the documents' words, so only then."""
+    (see same_name), nor one a typo away (see near_spellings). This reads all the
+    documents' words, so the caller asks only when none of its index terms was found."""
     vocabulary = _latin_words(texts)
+    if fold(word).lower() in vocabulary:
+        return False
     return not same_name(word, vocabulary, texts) and not near_spellings(word, vocabulary)
 
 
