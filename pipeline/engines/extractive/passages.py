@@ -258,15 +258,14 @@ class Passages:
         return pairs
 
     @cached_property
-    def field_parents(self) -> list[tuple[int, int]]:
-        """(unit, heading unit) for every field (see _is_field) right under a heading."""
-        pairs = []
-        for unit, kind in enumerate(self.kinds):
-            if kind == Kind.ITEM and self._is_field(unit):
-                parent = self.structure.parent(self.blocks[unit])
-                if parent >= 0 and self.structure.kind(parent) == Kind.HEADING:
-                    pairs.append((unit, self.first[parent]))
-        return pairs
+    def field_headings(self) -> dict[int, int]:
+        """Each field (see _is_field) right under a heading, with that heading's block."""
+        found = {}
+        for unit in range(len(self.blocks)):
+            parent = self.structure.parent(self.blocks[unit])
+            if parent >= 0 and self.structure.kind(parent) == Kind.HEADING and self._is_field(unit):
+                found[unit] = parent
+        return found
 
     def _is_field(self, unit: int) -> bool:
         """The unit is a field: a short 'Key: value' item of a list of two or more of them,
@@ -298,8 +297,8 @@ class Passages:
                     own.setdefault(term, count)
         # ... and each field its heading's, when it matches the question itself ('default'
         # of 'What is the default value of build.jobs?'): 'Type: array' says nothing asked
-        for item, heading in self.field_parents:
-            named, said = counts.get(heading), counts.get(item)
+        for item, heading in self.field_headings.items():
+            named, said = counts.get(self.first[heading]), counts.get(item)
             if named and said:
                 for term, count in named.items():
                     said.setdefault(term, count)
@@ -475,10 +474,8 @@ class Passages:
         heading = self.heading_pointed_at(unit)
         start, end = self.spans[unit]
         read = self._read(start, end)
-        parent = self.structure.parent(self.blocks[unit])
-        headed = parent >= 0 and self.structure.kind(parent) == Kind.HEADING
-        if heading < 0 and headed and self._is_field(unit):  # a field is its heading's
-            heading, read = parent, without_marker(read)
+        if heading < 0 and unit in self.field_headings:  # a field is its heading's
+            heading, read = self.field_headings[unit], without_marker(read)
         if heading < 0 or shown.start != start or not shown.text.startswith(read):
             return shown  # no such heading, or the unit reads as more than itself
         return Shown(shown.start, shown.end, f"{self.heading_text(heading)} — {shown.text}")
@@ -884,7 +881,7 @@ class Passages:
         if not self._in_section(following, unit):
             return unit
         described = following
-        while self._in_section(described, unit) and self._is_field(described):
+        while described in self.field_headings and self._in_section(described, unit):
             described += 1  # 'Type: boolean', 'Default: false' before what the entry does
         return described if self._in_section(described, unit) else following
 
