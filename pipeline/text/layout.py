@@ -70,6 +70,22 @@ LEAD_IN_CHARS = 160
 """Most characters from a lead-in's end searched for a phrase pointing ahead."""
 
 
+# A question closing a text: its last clause, then the mark (and a closing quote or bold).
+_ASKS = re.compile(r"([^.!;:。！；：?？]*)[?？][\"'”’)\]」』）*]*\s*\Z")
+ASKING_WORDS = 3
+"""Fewest words (or CJK characters, 4) of a question: 'Is SQLite threadsafe?'; Wikipedia's
+'[unreliable source?]' tag asks nothing of the reader."""
+
+
+def asks(text: str) -> bool:
+    """`text` closes with a question: 'How do I create an AUTOINCREMENT field?'."""
+    found = _ASKS.search(text)
+    if found is None:
+        return False
+    clause = found.group(1)
+    return len(clause.split()) >= ASKING_WORDS or len(_CJK_CHAR.findall(clause)) >= 4
+
+
 def ends_lead_in(text: str, start: int, end: int) -> bool:
     """Whether the block `text[start:end]` leads in to a list after it: it ends with a
     colon, or its last sentence points ahead ('次の情報がこの順序で表示されます。',
@@ -107,6 +123,7 @@ _CAPS = re.compile(r"[A-Z][A-Z0-9 ,.'&/()\-]*[A-Z0-9)]")
 # ... and a title in a script without capitals, as a translated man page writes its
 # sections: '描述', '説明', 'オプション', '옵션'.
 _UNCASED_TITLE = re.compile(f"[{CJK}][{CJK} ]{{0,11}}")
+_CJK_CHAR = re.compile(f"[{CJK}]")
 _CLOSING = frozenset(".,;:!?。！？、：；，")
 _GOES_ON = frozenset("([{−+=×/&")
 """Last characters of a line whose sentence goes on: an open bracket or an operator."""
@@ -143,6 +160,10 @@ centres half a column off; a title typed by hand, a little more)."""
 RELEASE_TITLE_WORDS = 8
 """Most words of a release's title ending in a colon after its version."""
 TERM_MAX_CHARS = 40
+QUESTION_TITLE_MAX_CHARS = 200
+"""Longest question line read as the title of the answer below it (a FAQ's questions run
+longer than titles: '(5) Can multiple applications or multiple instances of the same
+application access a single database file at the same time?' is 124)."""
 """Longest term of an entry whose description starts on the same line."""
 
 
@@ -350,8 +371,11 @@ class _Analyser:
         if self._table_starts(i):
             return self._table(i)
         marker = self._marker(i) if _may_open(line, indent) else None
-        if marker and not self._numbered_heading(i) and not _TERM_MARKER.match(line):
-            return self._item(i)
+        if marker and not _TERM_MARKER.match(line):
+            if not (self._numbered_heading(i) or self._question_title(i)):
+                return self._item(i)
+            if self._question_title(i):  # a FAQ's '(9) What is ...?' over its answer
+                return self._heading(i, i, max(2, self.marked + 1 if self.marked else 0))
         if indent <= 3 and not ln.blank(i + 1):
             level = self._underline_level(i)
             if level:
@@ -377,7 +401,7 @@ class _Analyser:
         if self._signature(i):
             return self._entry(i, i, -1, ln.indents[i])
         if self._alone(i) and not self._describes(i):
-            level = self._heading_level(i) or self._release_title(i)
+            level = self._heading_level(i) or self._release_title(i) or self._question_title(i)
             if level:
                 # In a text that marks its headings, one told by its shape alone is a
                 # subheading of the marked one it is under, not a new section beside it.
@@ -503,6 +527,23 @@ class _Analyser:
         if len(content.split()) > RELEASE_TITLE_WORDS or not _VERSION_LAST.search(content):
             return 0  # 'Existing users that are upgrading to 0.11 should ensure that:' leads in
         return 2 if self._next_text(i) >= 0 else 0
+
+    def _question_title(self, i: int) -> int:
+        """2 if line i, alone, is a question the text below it answers, else 0: a FAQ's
+        '(9) What is the maximum size of a VARCHAR in SQLite?' over 'SQLite does not enforce
+        the length of a VARCHAR. ...'. The next text asks nothing itself: a run of questions
+        (a FAQ's contents, a list of exercises) titles nothing, nor does a list's item."""
+        ln = self.l
+        content = ln.content(i)
+        if len(content) > QUESTION_TITLE_MAX_CHARS or not asks(content):
+            return 0
+        following = self._next_text(i)
+        if following < 0 or ln.indents[i] > ln.indents[following] or not self._alone(i):
+            return 0
+        below = ln.lines[following].rstrip()
+        if asks(below) or LIST_MARKER.match(below) or _COMMAND_LINE.search(content):
+            return 0
+        return 2
 
     def _centred_run(self, i: int) -> int:
         """The line after a run of 2-3 centred title lines starting at i; i if there is none."""

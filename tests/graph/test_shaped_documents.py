@@ -1419,3 +1419,55 @@ def test_what_a_program_does_is_its_man_pages_name_line(
 ) -> None:
     # sentences naming the program more often say how to run it, not what it does
     assert _ask(text, question).answer.startswith(name_line)
+
+
+FAQ = """# Tidekit frequently asked questions
+
+1. How do I reset my password?
+2. Can two people share one account?
+3. Is my data encrypted?
+
+(1) How do I reset my password?
+
+Open Settings, choose Security and press Reset. A link to set a new password is sent to
+the address the account was opened with.
+
+(2) Can two people share one account?
+
+No. Each account belongs to one person; a team plan gives every member an account of
+their own.
+
+(3) Is my data encrypted?
+
+Yes. Files are encrypted at rest with AES-256 and in transit with TLS 1.3.
+"""
+
+FAQ_JA = """# よくある質問
+
+パスワードを忘れた場合はどうすればよいですか？
+
+設定画面のセキュリティから再設定を押してください。登録したメールアドレスに新しいパスワードを設定するリンクが届きます。
+
+データは暗号化されていますか？
+
+はい。保存時は AES-256、通信時は TLS 1.3 で暗号化されます。
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "question", "answer"),
+    [
+        (FAQ, "How do I reset my password?", "Open Settings, choose Security and press Reset."),
+        (FAQ, "Can two people share one account?", "No."),
+        (FAQ, "Is my data encrypted?", "Yes. Files are encrypted at rest with AES-256"),
+        (FAQ_JA, "パスワードを忘れた場合はどうすればよいですか？", "設定画面のセキュリティ"),
+    ],
+)
+def test_a_faq_question_is_answered_by_the_text_under_it_not_by_itself(
+    text: str, question: str, answer: str
+) -> None:
+    # The FAQ asks the user's question word for word, in its contents and over its
+    # answer; a question states nothing, the text under it does.
+    result = _ask(text, question)
+    assert answer in result.answer
+    assert answer in result.citations[0].quote

@@ -477,3 +477,22 @@ def test_a_term_naming_a_range_of_options_is_one_term() -> None:
     presets = s[_find(text, s, Kind.TERM, "-0 ... -9")]
     assert text[presets.start : presets.end] == "-0 ... -9"
     assert _describes(text, s, "Select a compression", "-0 ... -9")
+
+
+def test_a_question_alone_over_its_answer_is_a_heading_and_a_run_of_questions_is_not() -> None:
+    text = (
+        "Contents\n\n"
+        "1. Is it fast?\n2. Why is my insert slow?\n\n"
+        "(2) Why is my insert slow?\n\n"
+        "Each transaction waits for the disk.\n\n"
+        "Why?\n\n"
+        "Because the disk is slow.\n\n"
+        "Does it matter at all?\n\n"
+        "Is it worth the wait?\n"
+    )
+    s = analyse(text)
+    title = _find(text, s, Kind.HEADING, "(2) Why is my insert slow?")
+    assert s.parent(_find(text, s, Kind.PARAGRAPH, "Each transaction")) == title
+    assert _find(text, s, Kind.ITEM, "2. Why is my insert slow?")  # the contents' item
+    assert _find(text, s, Kind.PARAGRAPH, "Why?")  # too short to title anything
+    assert _find(text, s, Kind.PARAGRAPH, "Does it matter")  # a question over a question

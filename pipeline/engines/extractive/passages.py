@@ -19,7 +19,7 @@ from pipeline.engines.extractive import openers
 from pipeline.engines.extractive.options import entry_names
 from pipeline.engines.extractive.sentences import MAX_SENTENCE_CHARS, block_sentences
 from pipeline.engines.extractive.terms import LITERAL, is_literal, iter_tokens
-from pipeline.text.layout import BULLET_CLASS, analyse, ends_lead_in, without_marker
+from pipeline.text.layout import BULLET_CLASS, analyse, asks, ends_lead_in, without_marker
 from pipeline.text.reflow import Known, known_in, reflow
 from pipeline.text.structure import Kind, Structure
 
@@ -67,6 +67,9 @@ TERSE_CHARS = 80
 setting's 'Takes a boolean argument.' names its type, and what it does comes after."""
 HEADING_LEAD_CHARS = 80
 """Longest heading shown before the opening sentence of its section that points back to it."""
+REPLY_WORDS = 3
+"""A section opening with fewer words ('Yes.', 'No.' under a FAQ's question) reads on
+with the sentence after it, which says how or why."""
 LONG_SENTENCE_CHARS = 1500
 """Longest sentence shown whole though cut into units for its length (MAX_SENTENCE_CHARS)."""
 STEPS_MAX_CHARS = 1500
@@ -209,6 +212,12 @@ class Passages:
         start, end = self.spans[unit]
         text = without_marker(self.text[start:end])
         return _LINKS_ONLY.match(text) is not None or _LINK_DEFINITIONS.match(text) is not None
+
+    def asks(self, unit: int) -> bool:
+        """The unit is a question ('1. How do I create an AUTOINCREMENT field?' of a FAQ's
+        contents, a rhetorical 'Why does it matter?'): it asks, and states no answer."""
+        start, end = self.spans[unit]
+        return asks(self.text[start:end])
 
     def names_in_words(self, unit: int, terms: Collection[str]) -> bool:
         """The unit (a term) is an option whose long name is question terms in plain words:
@@ -899,6 +908,9 @@ class Passages:
         following = self.reads_as(unit)
         if following != unit:
             shown = self.show(following)
+            if len(shown.text.split()) < REPLY_WORDS and self._next_in_block(following):
+                end = self.spans[following + 1][1]  # 'Yes.' under a FAQ's question: and?
+                shown = Shown(shown.start, end, self._read(shown.start, end))
             start = self.spans[unit][0]
             return Shown(start, shown.end, _led(title, shown.text))
         start, end = self.spans[unit]
@@ -986,11 +998,11 @@ class Passages:
 
 def _led(title: str, text: str) -> str:
     """`text` after the title that leads in to it: '15. Disclaimer of Warranty.' leads in
-    as '15. Disclaimer of Warranty: ...'."""
+    as '15. Disclaimer of Warranty: ...'; a FAQ's question as '(6) Is SQLite threadsafe? ...'."""
     lead = title[:-1] if title.endswith((".", ":")) else title
     if text.startswith(lead):  # a list shown with its lead-in, the title itself
         return text
-    return f"{lead}: {text}"
+    return f"{lead} {text}" if asks(lead) else f"{lead}: {text}"
 
 
 @lru_cache(maxsize=8)

@@ -1461,6 +1461,8 @@ class _Scorer:
             score *= HEADING_WEIGHT
         elif passages.links_only(sid):
             score *= LINKS_WEIGHT  # a table of contents' '1. [Install](...#install)'
+        elif passages.asks(sid):
+            score *= HEADING_WEIGHT  # a question names its topic as a heading does
         elif query.kind and (typed := _answer_at(sentence, query)) >= 0:
             score *= 1 + TYPE_BOOST
             if self.attribute and _states_value_of(sentence[:typed], self.attribute):
@@ -1507,7 +1509,15 @@ class _Scorer:
         if not self.titled:
             return False
         start, end = self.passages.spans[heading]
-        return set(tokens(self.text[start:end])) == set(self.query.idf)
+        words, asked = set(tokens(self.text[start:end])), set(self.query.idf)
+        if words == asked:
+            return True
+        # ... or a FAQ's question asking it, of little more: '(9) What is the maximum size
+        # of a VARCHAR in SQLite?' for 'What is the maximum size of a VARCHAR?'
+        found = self.counts.get(heading, {})
+        return (
+            self.passages.asks(heading) and asked <= found.keys() and len(words) <= 2 * len(asked)
+        )
 
     def _named_entry(self, sid: int) -> bool:
         """The entry a how-to question names: an option's long name in its words ('--quiet'
