@@ -1471,3 +1471,46 @@ def test_a_faq_question_is_answered_by_the_text_under_it_not_by_itself(
     result = _ask(text, question)
     assert answer in result.answer
     assert answer in result.citations[0].quote
+
+
+SETTINGS_REFERENCE = """# Resource settings
+
+cache_size (integer)
+    Sets the amount of memory the server uses for its page cache, shared by every session
+    that reads from the same tables. If this value is specified without units, it is taken
+    as kilobytes. The default value is sixty-four megabytes (64MB). Larger values help
+    read-heavy workloads, but a cache larger than the working set gains nothing, and
+    memory given to the cache is memory the operating system cannot use for its own file
+    cache, which the server relies on as well.
+
+sort_memory (integer)
+    Sets the memory one sort may use before it writes its rows to temporary files on
+    disk. If this value is specified without units, it is taken as kilobytes. The default
+    value is four megabytes (4MB). Note that a complex query may run several sorts at the
+    same time, each allowed this much memory, and several sessions may do so at once, so
+    the total memory used can be many times this value; keep that in mind when choosing.
+
+spill_factor (floating point)
+    Used to compute the memory a hash may use before it spills, as a multiple of
+    sort_memory. The default value is 2.0, which lets a hash use twice the usual
+    sort_memory. Consider raising it where hashes spill often, especially when simply
+    raising sort_memory puts the server under memory pressure that sorts do not need.
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("What is the default value of sort_memory?", "The default value is four megabytes"),
+        ("What is the default value of cache_size?", "The default value is sixty-four"),
+        ("What is the default value of spill_factor?", "The default value is 2.0"),
+    ],
+)
+def test_an_entry_s_attribute_is_answered_by_the_sentence_of_its_description_stating_it(
+    question: str, answer: str
+) -> None:
+    # The default is stated three sentences into the entry's description, without the
+    # setting's name; another entry names the setting beside a default of its own.
+    result = _ask(SETTINGS_REFERENCE, question)
+    assert answer in result.answer
+    assert answer in " ".join(result.citations[0].quote.split())

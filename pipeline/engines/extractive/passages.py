@@ -294,10 +294,18 @@ class Passages:
             and _FIELD.match(without_marker(self.text[item.start : item.end])) is not None
         )
 
-    def inherit(self, counts: dict[int, dict[str, float]]) -> None:
+    def inherit(
+        self,
+        counts: dict[int, dict[str, float]],
+        attribute: Collection[str] = (),
+        terms: Collection[str] = (),
+    ) -> set[int]:
         """Give each term the question words of the labels above it, in document order so
         that a chain ('SHELL BUILTIN COMMANDS' > 'set' > '-e') accumulates; each row its
-        header's; each field its heading's."""
+        header's; each field its heading's; and, when the question asks an `attribute` of
+        something the question names (its index terms; the question's: `terms`), each
+        sentence of that term's description stating it. Returns the terms whose
+        descriptions state the attribute."""
         for unit, parent in self.term_parents:
             above = counts.get(parent)
             if above:
@@ -311,6 +319,29 @@ class Passages:
             if named and said:
                 for term, count in named.items():
                     said.setdefault(term, count)
+        return self._inherit_attribute(counts, attribute, terms) if attribute else set()
+
+    def _inherit_attribute(
+        self,
+        counts: dict[int, dict[str, float]],
+        attribute: Collection[str],
+        terms: Collection[str],
+    ) -> set[int]:
+        """A sentence of a term's description stating the asked attribute holds its term's
+        words: 'The default value is four megabytes (4MB).' is work_mem's, four sentences
+        under 'work_mem (integer)', for 'What is the default value of work_mem?'; not one
+        under 'logging.getLevelName(level)', which the question does not name."""
+        stated = set()
+        for unit, said in counts.items():
+            if self.kinds[unit] == Kind.TERM or not any(a in said for a in attribute):
+                continue
+            term = self._described_term(self.blocks[unit])
+            named = counts.get(self.first[term]) if term >= 0 else None
+            if named and self.names(self.first[term], terms):
+                stated.add(self.first[term])
+                for name, count in named.items():
+                    said.setdefault(name, count)
+        return stated
 
     def _last_unit(self, block: int) -> int:
         """The last unit of a block (a lead-in's last sentence ends with its colon)."""

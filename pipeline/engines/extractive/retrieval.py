@@ -726,6 +726,13 @@ def asked_attribute(question: str) -> str:
     return found[-1] if found else ""
 
 
+def attribute_terms(question: str) -> list[str]:
+    """The index terms of what a 'What is the X of Y?' question asks the value of: 'What is
+    the default value of work_mem?' -> ['default', 'valu']; [] for other questions."""
+    match = _ATTRIBUTE.match(question)
+    return tokens(match.group("attribute")) if match else []
+
+
 def _states_value_of(before_value: str, attribute: str) -> bool:
     """The text before a sentence's value opens by naming the attribute asked about."""
     return len(before_value.split()) <= VALUE_WORDS and attribute in tokens(before_value)
@@ -1229,7 +1236,10 @@ class _Scorer:
                 tf[term] = tf.get(term, 0.0) + count
         if opens:
             _credit_byline(text, passages, query, counts)
-        passages.inherit(counts)
+        # terms whose description states what the question asks of them: the sentence
+        # stating it answers, not the term's opening
+        attribute = attribute_terms(query.question)
+        self.attributed = passages.inherit(counts, attribute, query.idf)
         self.base: dict[int, float] = {}
         for sid, tf in counts.items():
             start, end = spans[sid]
@@ -1443,7 +1453,7 @@ class _Scorer:
             # one is its definition, later ones say more about it
             later = sid != self._first_defining
             score *= 1 + (DEFINITION_BOOST * LATER_SHARE if later else self.defining_boost)
-        elif self.what_is and passages.is_term(sid) and passages.names(sid, query.idf):
+        elif self.what_is and passages.is_term(sid) and self._defines_entry(sid):
             score *= 1 + DEFINITION_BOOST  # the entry the question names: what it defines
         elif self.what_is and passages.is_heading(sid) and self._names_subject(sid):
             score *= 1 + DEFINITION_BOOST  # '## opt-level' reads as its section's opening
@@ -1492,6 +1502,11 @@ class _Scorer:
             ):
                 return sid
         return -1
+
+    def _defines_entry(self, term: int) -> bool:
+        """The question names the entry, and asks no attribute of it that a sentence of its
+        description states ('What is the default value of work_mem?')."""
+        return term not in self.attributed and self.passages.names(term, self.query.idf)
 
     def _names_subject(self, heading: int) -> bool:
         """The question names the heading, and the heading all it asks to define: not
