@@ -479,6 +479,32 @@ def test_question_asking_no_code_is_answered_by_prose_before_a_code_line() -> No
     assert "Tally::new()" in ask(TALLY_GUIDE, "How do I make a new Tally?").answer
 
 
+# A reference entry named as code (an underscore), its example block naming it alone.
+BATCHED_REFERENCE = """# Decorators
+
+@tally.batched_total
+    Given a function returning counts, this decorator adds them in batches and returns one
+    total for all of them.
+
+    The counts must be whole numbers. In addition, the function should return a list.
+
+    For example:
+
+    ```
+    @batched_total
+    def weekly(counts):
+        return [count for count in counts if count]
+    ```
+"""
+
+
+def test_question_of_what_named_code_does_is_answered_in_prose_not_by_its_code_line() -> None:
+    for question in ("What is batched_total?", "What does batched_total return?"):
+        answer = ask(BATCHED_REFERENCE, question).answer
+        assert answer.startswith("@tally.batched_total: Given a function"), answer
+    assert "```" not in ask(BATCHED_REFERENCE, "What does batched_total return?").answer
+
+
 # A guide whose headings ask its readers' questions; another section's item names a Ledger.
 STORE_GUIDE = """# Choosing a store
 

@@ -671,8 +671,11 @@ def asks_for_code(question: str, terms: Collection[str]) -> bool:
     """Whether code may answer `question`: it asks how to do something ('How do I create a
     project?': '$ cargo new hello'), for an example or a command, or names something as
     code does ('What does url.pathname return?'; a term of `terms` that is_literal, such as
-    an option)."""
-    return _CODE_ASKED.search(question) is not None or any(is_literal(t) for t in terms)
+    an option, unless the question asks what it is or does: 'What does total_ordering
+    require?' is answered in prose, not by the example's '@total_ordering')."""
+    if _CODE_ASKED.search(question) is not None:
+        return True
+    return not asks_what_is(question) and any(is_literal(t) for t in terms)
 
 
 def asked_action(question: str) -> str | None:
