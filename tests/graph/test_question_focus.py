@@ -543,6 +543,20 @@ def test_an_operator_written_alone_in_the_question_is_searched_as_written() -> N
     assert result.answer.startswith("The ? operator returns early"), result.answer
 
 
+# A reference giving a setting's values, each a symbol in quotes.
+NARGS_GUIDE = """# Argument counts
+
+With nargs='?' one argument is read if there is one, or else the default.
+With nargs='*' the arguments present are read into a list, which may be empty.
+With nargs='+' the arguments present are read into a list of at least one.
+"""
+
+
+def test_a_quoted_symbol_in_the_question_is_searched_as_written() -> None:
+    result = ask(NARGS_GUIDE, "What does nargs='+' mean?")
+    assert result.answer.startswith("With nargs='+' the arguments"), result.answer
+
+
 # A settings reference: each entry's heading, its fields, then what it does.
 SETTINGS_REFERENCE = """# Settings
 
