@@ -1514,3 +1514,33 @@ def test_an_entry_s_attribute_is_answered_by_the_sentence_of_its_description_sta
     result = _ask(SETTINGS_REFERENCE, question)
     assert answer in result.answer
     assert answer in " ".join(result.citations[0].quote.split())
+
+
+JOURNAL_MODES = """# The WAL journal
+
+Tidekit can keep a WAL journal instead of a rollback journal. The WAL journal is off by
+default; a database in WAL mode stays in WAL mode.
+
+There are advantages and disadvantages to using WAL instead of a rollback journal.
+Advantages include:
+
+1. WAL is faster in most workloads.
+2. With WAL, readers do not block writers.
+
+But there are also disadvantages:
+
+1. Every process using WAL must run on the same host.
+2. Very large transactions are slower with WAL.
+
+To turn WAL on, set journal_mode to WAL. A WAL checkpoint moves the WAL back into the
+database.
+"""
+
+
+def test_a_list_question_gets_the_list_its_lead_in_names_and_that_list_alone() -> None:
+    result = _ask(JOURNAL_MODES, "What are the disadvantages of WAL?")
+    assert result.answer.splitlines() == [
+        "But there are also disadvantages:",
+        "1. Every process using WAL must run on the same host.",
+        "2. Very large transactions are slower with WAL.",
+    ]

@@ -172,9 +172,12 @@ class ExtractiveEngine:
         if len(shown) > 1 and "\n" in shown[0].reads:
             # A part on lines of its own (a list, or a lead-in and its example) answers
             # whole; another beside it must be about the same thing, or it reads as more of
-            # it: rustc's linker flavours under the values of 'panic'. It stays a citation.
+            # it: rustc's linker flavours under the values of 'panic'. It stays a citation,
+            # as does another part on lines of its own: two lists read as one ('But there
+            # are also disadvantages:' after the list of advantages before it).
             same = hold_rarest(question, shown[0].reads, [e.reads for e in shown[1:]])
-            shown = [shown[0], *(e for e, keep in zip(shown[1:], same, strict=True) if keep)]
+            kept = zip(shown[1:], same, strict=True)
+            shown = [shown[0], *(e for e, keep in kept if keep and "\n" not in e.reads)]
         return Draft(
             text=_compose(_in_reading_order(shown)),
             evidence=ranked,

@@ -715,6 +715,11 @@ VALUE_WORDS = 6
 """Most words before a sentence's value that may state what it is the value of: 'Group
 revenue for 2024 was' (5), not 'The Group's total spending on research and development
 was ... of revenue'."""
+LIST_BOOST = 1.0
+"""Score bonus (x2) for the lead-in of a list that names what a list question asks for:
+'What are the disadvantages of WAL?' wants 'But there are also disadvantages:' and its
+items, not the paragraph before, which says 'advantages and disadvantages' and then lists
+the advantages."""
 VALUE_BOOST = 0.2
 """Score bonus (x1.2, beside TYPE_BOOST) for a sentence whose value follows, within
 VALUE_WORDS words of its opening, the thing a 'What was the X?' question asks the value of."""
@@ -1279,6 +1284,8 @@ class _Scorer:
         self.negated = asks_negated(query.question)
         self.section = asks_for_section(query.question)
         self.many = asks_for_list(query.question)
+        # what a list question asks for ('disadvantag' of 'What are the disadvantages of WAL?')
+        self.listed = attribute if asks_for_several(query.question) else []
         self.chinese = is_chinese(query.question)
         unasked = _unasked_han(query.question) if self.chinese else None
         self.restated = {
@@ -1303,6 +1310,8 @@ class _Scorer:
             plain = max(plain, 1 + self.defining_boost)
         if self.action:
             plain = max(plain, 1 + ACTION_BOOST)
+        if self.listed:
+            plain = max(plain, 1 + LIST_BOOST)
         most = dict.fromkeys(Kind, plain)
         most[Kind.TERM] = max(
             1 + DEFINITION_BOOST if self.what_is else HEADING_WEIGHT,
@@ -1470,6 +1479,8 @@ class _Scorer:
             score *= 1 + ACTION_BOOST  # '-q, --quiet' for 'How do I make wget quiet?'
         elif doing:
             score *= 1 + ACTION_BOOST
+        elif self.listed and passages.leads_list(sid) and self._names_list(sid):
+            score *= 1 + LIST_BOOST  # 'But there are also disadvantages:' and its list
         elif passages.is_label(sid):
             score *= HEADING_WEIGHT
         elif passages.links_only(sid):
@@ -1505,6 +1516,11 @@ class _Scorer:
             ):
                 return sid
         return -1
+
+    def _names_list(self, lead_in: int) -> bool:
+        """The lead-in itself names what the list question asks for."""
+        own = self.counts.get(lead_in, {})
+        return all(term in own for term in self.listed)
 
     def _defines_entry(self, term: int) -> bool:
         """The question names the entry, and asks no attribute of it that a sentence of its
