@@ -431,3 +431,23 @@ def test_the_chinese_question_word_what_is_no_content_to_match() -> None:
     )
     result = ask(text, "什么是 testing？")
     assert result.citations[0].quote == "testing 档案库收录准备进入下一个稳定版的软件包。"
+
+
+# A reference that names a thing after describing it, and names a compound of it later.
+ROW_KEYS = """# Tables
+
+Every table is stored as a tree of pages. Except for keyless tables, every row of a
+table has a 64-bit integer key that identifies it within its table. This integer is
+usually called the "row key". The row key can be read as a column named "key".
+
+A table that declares no KEYLESS clause is called a "row key table". Row key tables are
+the default, and most tables are row key tables.
+"""
+
+
+def test_a_definition_question_gets_the_sentence_naming_it_with_the_one_it_names() -> None:
+    result = ask({"id": "doc", "text": ROW_KEYS}, "What is the row key?")
+    assert result.answer.startswith(
+        "Except for keyless tables, every row of a table has a 64-bit integer key that "
+        'identifies it within its table. This integer is usually called the "row key".'
+    ), result.answer

@@ -45,6 +45,12 @@ _ENDS_PIECE = _CLOSES_SENTENCE | frozenset(":\"'”’)]」")
 # Markdown links alone, nothing said beside them.
 _IMAGE = r"!\[[^\]\n]*\]\([^()\s]*\)"
 _LINK = rf"(?:{_IMAGE}|\[(?:{_IMAGE}|[^\]\n])*\]\([^()\s]*\))"  # a badge: an image in a link
+# A sentence naming what the one before it describes: 'This integer is usually called the
+# "rowid".', 'This is known as antigenic variation.'
+_NAMES_BEFORE = re.compile(
+    r"(?:This|These|Such|That|Those)\b[^.;:!?]{0,40}?\s(?:is|are)\s+(?:(?:\w+ly|also|often)\s+)?"
+    r"(?:called|termed|named|known\s+as|referred\s+to\s+as)\b"
+)
 _LINKS_ONLY = re.compile(rf"\s*(?:{_LINK}[ \t\n,;|·]*)+\.?\s*$")
 # Markdown's link reference definitions, which the rendered page does not show at all:
 # '[`maxBuffer` and Unicode]: #maxbuffer-and-unicode'.
@@ -452,7 +458,20 @@ class Passages:
         if halves is not None:  # one sentence, cut by a page's footer and the next's header
             first, second = (self.spans[half] for half in halves)
             return Shown(first[0], second[1], f"{self._read(*first)} {self._read(*second)}")
+        if start == self.spans[unit][0] and self._names_sentence_before(unit):
+            start = self._whole_sentence(unit - 1)[0]
+            text = self._read(start, end)
         return Shown(start, end, text)
+
+    def _names_sentence_before(self, unit: int) -> bool:
+        """The unit names what the sentence before it in its paragraph describes, and says
+        nothing without it: 'This integer is usually called the "rowid".'"""
+        start, end = self.spans[unit]
+        return (
+            unit > 0
+            and self.blocks[unit - 1] == self.blocks[unit]
+            and _NAMES_BEFORE.match(self.text, start, end) is not None
+        )
 
     def _read_whole(self, unit: int) -> bool:
         """The list item `unit` is in reads as one from it: it is short, or `unit` opens it."""

@@ -435,7 +435,8 @@ _DEFINING_VERB = re.compile(
 )
 # ... or one that ends by giving its name: '... is called "Opaque".', '... are known as X.'
 _NAMED_AS = re.compile(
-    r"\b(?:is|are)\s+(?:called|termed|named|known\s+as|referred\s+to\s+as)\s+(?:an?\s+|the\s+)?"
+    r"\b(?:is|are)\s+(?:(?:\w+ly|also|often)\s+)?"  # 'is usually called'
+    r"(?:called|termed|named|known\s+as|referred\s+to\s+as)\s+(?:an?\s+|the\s+)?"
     r"[\"“'‘]?(?P<name>[^\"”'’.,;]{1,60})[\"”'’]?\s*[.!]?\s*$",
     re.IGNORECASE,
 )
@@ -568,7 +569,10 @@ def defines(sentence: str, subject: list[str]) -> bool:
         names = tokens(name_line.group("names"))
         return set(subject) <= set(names) and len(names) <= len(subject) + DEFINITION_HEAD
     named = _NAMED_AS.search(sentence)
-    if named and subject and set(tokens(named.group("name"))) & set(subject):
+    # ... naming the subject or part of it ('Opaque' for an Opaque copy), not a compound
+    # of it ('... is called a "rowid table"' defines no rowid)
+    name = set(tokens(named.group("name"))) if named else set()
+    if name and subject and name <= set(subject):
         return set(subject) <= set(tokens(sentence))
     verb = _DEFINING_VERB.search(sentence, 0, 400)
     if verb is None or not subject:
