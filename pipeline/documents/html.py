@@ -66,9 +66,11 @@ _ATTRIBUTE = re.compile(
 
 FURNITURE_ROLES = frozenset(("navigation", "contentinfo", "search"))
 """ARIA roles of page furniture: site navigation and breadcrumbs, the page footer, search."""
-FURNITURE_CLASSES = frozenset(("footer", "breadcrumb", "breadcrumbs", "sphinxsidebar"))
-"""Class names doc generators give a page's footer, breadcrumb trail and sidebar (Sphinx:
-`footer`, `sphinxsidebar`; its `class="sidebar"` is an aside of the text)."""
+FURNITURE_CLASSES = frozenset(("footer", "breadcrumb", "breadcrumbs", "sphinxsidebar", "toc"))
+"""Class names doc generators give a page's footer, breadcrumb trail, sidebar and table of
+contents (Sphinx: `footer`, `sphinxsidebar`; its `class="sidebar"` is an aside of the text;
+DocBook, which PostgreSQL's and Debian's manuals are made with: `toc`, the section titles
+again, which answered 'How do I purge a package?' with the list of them)."""
 FURNITURE_IDS = frozenset(("sidebar", "nav", "navigation", "toc", "menu"))
 """Ids a hand-made page gives its sidebar or menu: Underscore.js's `<div id="sidebar">`
 holds a link to every function before the page's text."""
@@ -86,6 +88,10 @@ _TITLE = re.compile(r"<title[^>]*>([^<]*)</title", re.IGNORECASE)
 TITLE_SEARCH_CHARS = 100_000
 """How far into a page its `<title>` is looked for (it belongs in the head)."""
 
+BARE_PAGE_CHARS = 400
+BARE_SHARE = 0.1
+"""A page without its furniture holding less text than BARE_PAGE_CHARS and this share of
+the whole is read whole: its furniture is what it has to say."""
 CHECK_EVERY = 2048
 """Tokens between two calls of `check` (a deadline or cancellation test)."""
 
@@ -116,9 +122,16 @@ def _titled(text: str, page: str) -> str:
 
 
 def _read(page: str, check: Callable[[], None] | None, only_main: bool) -> str:
-    """The page's text without furniture, or with it when a furniture element never closes."""
+    """The page's text without furniture, or with it when a furniture element never closes
+    or nothing but a title and a line or two is left: a manual's front page is its table
+    of contents (PostgreSQL's index.html)."""
     text, furniture_closed = _visible_text(page, check, True, only_main)
-    return text if furniture_closed else _visible_text(page, check, False, only_main)[0]
+    if furniture_closed and len(text.strip()) >= BARE_PAGE_CHARS:
+        return text  # most pages: read once
+    whole = _visible_text(page, check, False, only_main)[0]
+    if not furniture_closed or len(text.strip()) < BARE_SHARE * len(whole.strip()):
+        return whole
+    return text
 
 
 def _visible_text(

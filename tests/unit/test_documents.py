@@ -218,6 +218,27 @@ def test_html_sidebar_by_id_is_furniture_and_an_aside_of_the_text_is_content() -
     assert html_text(page) == "Tidekit predicts tides.\n\nImportant: read the tutorial first."
 
 
+def test_html_docbook_table_of_contents_is_furniture_unless_it_is_the_whole_page() -> None:
+    entries = ["Installing", "Purging a package", "Pinning", "Mirrors", "Keys", "Logs"]
+    contents = (
+        "<div class='toc'><p><b>Table of Contents</b></p><dl class='toc'>"
+        + "".join(f"<dt><a href='#s{n}'>1.{n}. {title}</a></dt>" for n, title in enumerate(entries))
+        + "</dl></div>"
+    )
+    chapter = (
+        f"<h1>1. Packages</h1>{contents}"
+        "<h2 id='install'>1.1. Installing</h2><p>Install a package with the install command, "
+        "which fetches it and everything it depends on from the archive. " * 3 + "</p>"
+        "<h2 id='purge'>1.2. Purging a package</h2><p>Purge removes a package and the "
+        "configuration files it left behind.</p>"
+    )
+    text = html_text(chapter)
+    assert "Table of Contents" not in text
+    assert text.count("Purging a package") == 1  # the section's heading, not its entry
+    # a manual's front page is its contents: read whole
+    assert "1.1. Purging a package" in html_text(f"<h1>Manual</h1>{contents}")
+
+
 def test_html_furniture_that_never_closes_loses_nothing() -> None:
     # where the unclosed <nav> ends cannot be told: all the page is kept
     assert html_text("<p>Intro.</p><nav><p>Home</p><p>The pump runs.</p>") == (
