@@ -1544,3 +1544,47 @@ def test_a_list_question_gets_the_list_its_lead_in_names_and_that_list_alone() -
         "1. Every process using WAL must run on the same host.",
         "2. Very large transactions are slower with WAL.",
     ]
+
+
+# A manual with its contents written out, a note it repeats, and a section titled by name.
+MANUAL = """# Packages
+
+Contents
+
+- 1. Installing a package
+- 2. Purging a package
+- 3. RFC 42: Faster mirrors
+
+## 1. Installing a package
+
+Install a package with the install command. Note: run it as root.
+
+## 2. Purging a package
+
+Purge removes a package and the configuration files it left behind, where remove keeps
+them. Note: run it as root.
+
+## 3. RFC 42: Faster mirrors
+
+Mirrors are now chosen by their measured speed rather than by their country. See RFC 42
+for more details. Note: run it as root.
+"""
+
+
+def test_a_contents_entry_is_not_the_answer_its_section_is() -> None:
+    result = _ask(MANUAL, "How do I purge a package?")
+    assert "Purge removes a package" in result.citations[0].quote, result.answer
+    assert "- 2. Purging a package" not in result.answer
+
+
+def test_a_passage_written_again_elsewhere_is_cited_once() -> None:
+    result = _ask(MANUAL, "Must I run it as root?")
+    quotes = [" ".join(c.quote.split()) for c in result.citations]
+    assert quotes.count("Note: run it as root.") == 1, quotes
+
+
+def test_a_heading_naming_the_subject_before_its_subtitle_defines_it() -> None:
+    result = _ask(MANUAL, "What is RFC 42?")
+    assert result.answer.startswith(
+        "3. RFC 42: Faster mirrors: Mirrors are now chosen by their measured speed"
+    ), result.answer

@@ -151,8 +151,11 @@ class ExtractiveEngine:
         )
 
     async def answer(self, findings: list[Finding], question: str, meter: Meter) -> Draft:
-        pool = sorted(
-            _distinct(e for f in findings for e in f.evidence), key=lambda e: (-e.score, e.start)
+        pool = _unrepeated(
+            sorted(
+                _distinct(e for f in findings for e in f.evidence),
+                key=lambda e: (-e.score, e.start),
+            )
         )
         if not pool:
             return Draft(text=findings[0].answer if findings else "")
@@ -489,6 +492,19 @@ def _distinct(evidence: Iterable[Evidence]) -> list[Evidence]:
                 kept[-1] = item
             continue
         kept.append(item)
+    return kept
+
+
+def _unrepeated(evidence: list[Evidence]) -> list[Evidence]:
+    """`evidence` without a passage that reads as one before it: a note a manual repeats
+    word for word in three places is one citation, not three the same."""
+    seen: set[str] = set()
+    kept = []
+    for item in evidence:
+        reading = " ".join(item.reads.split())
+        if reading not in seen:
+            seen.add(reading)
+            kept.append(item)
     return kept
 
 

@@ -217,7 +217,27 @@ class Passages:
             return False
         start, end = self.spans[unit]
         text = without_marker(self.text[start:end])
-        return _LINKS_ONLY.match(text) is not None or _LINK_DEFINITIONS.match(text) is not None
+        if _LINKS_ONLY.match(text) is not None or _LINK_DEFINITIONS.match(text) is not None:
+            return True
+        return unit in self._contents_entries
+
+    @cached_property
+    def _contents_entries(self) -> frozenset[int]:
+        """Items that are a heading of the text written again: a table of contents without
+        links ('2.3.3. 完整地清理已删除软件包' under '目录', a FAQ's list of its questions),
+        which names where the answer is rather than says it."""
+        titles = {
+            _title_key(self.heading_text(block))
+            for block, heading in enumerate(self.structure)
+            if heading.kind == Kind.HEADING
+        }
+        return frozenset(
+            unit
+            for unit, kind in enumerate(self.kinds)
+            if kind == Kind.ITEM
+            and self.first[self.blocks[unit]] == unit
+            and _title_key(self._read(*self.spans[unit])) in titles
+        )
 
     def asks(self, unit: int) -> bool:
         """The unit is a question ('1. How do I create an AUTOINCREMENT field?' of a FAQ's
@@ -1135,6 +1155,21 @@ def _cells(row: str) -> list[str]:
     if row.endswith("|") and not row.endswith("\\|"):
         row = row[:-1]
     return [cell.strip().replace("\\|", "|") for cell in _CELL_SPLIT.split(row)]
+
+
+# A section's number or a list's marker before a title: '2.3.3. ', '(1) ', '- '.
+_TITLE_NUMBER = re.compile(rf"\s*(?:{BULLET_CLASS}\s+)?(?:\(?\d+(?:\.\d+)*[.)]?\s+)?")
+
+
+def unnumbered(title: str) -> str:
+    """A heading's words without its section's number: '3. RFC 42: Faster mirrors' ->
+    'RFC 42: Faster mirrors'."""
+    return _TITLE_NUMBER.sub("", strip_heading(title), count=1)
+
+
+def _title_key(text: str) -> str:
+    """A title as a contents list and the heading it points to both write it."""
+    return " ".join(unnumbered(text).split()).casefold()
 
 
 def strip_heading(text: str) -> str:

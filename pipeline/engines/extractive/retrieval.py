@@ -26,7 +26,7 @@ from typing import Any, Literal
 from pipeline.engines.extractive import skim
 from pipeline.engines.extractive.decisive import Decisive, Usage, decide, written_nowhere
 from pipeline.engines.extractive.options import options_not_held
-from pipeline.engines.extractive.passages import Passages, whole_structure
+from pipeline.engines.extractive.passages import Passages, unnumbered, whole_structure
 from pipeline.engines.extractive.rarity import MOST_COMMON, rarity, weighs
 from pipeline.engines.extractive.releases import RELEASE_WORDS, asks_for_latest, newest_release
 from pipeline.engines.extractive.terms import (
@@ -1534,10 +1534,15 @@ class _Scorer:
     def _names_subject(self, heading: int) -> bool:
         """The question names the heading, and the heading all it asks to define: not
         '#### build.jobs' for 'What is the default value of build.jobs?', which its field
-        '- Default: number of logical CPUs' answers."""
+        '- Default: number of logical CPUs' answers. Or the heading names the subject before
+        a colon and a subtitle: '### PEP 657: Fine-grained error locations in tracebacks'."""
+        start, end = self.passages.spans[heading]
+        title = unnumbered(self.passages.heading_text(self.passages.blocks[heading]))
+        name, colon, _ = title.partition(": ")
+        if colon and tokens(name) and set(tokens(name)) == set(self.subject):
+            return True
         if not self.passages.names(heading, self.query.idf):
             return False
-        start, end = self.passages.spans[heading]
         return set(self.subject) <= set(tokens(self.text[start:end]))
 
     def _titles_question(self, heading: int) -> bool:
