@@ -289,15 +289,18 @@ def analyse(text: str, page_starts: Sequence[int] = (), *, lean: bool = False) -
     1.2x instead of 2.4x on licences, at ~1.5x the time of the pass.
     """
     lines = _Lines(text, lean)
-    return _Analyser(lines, _furniture(lines, page_starts) | _man_title(lines)).run()
+    furniture = _furniture(lines, page_starts) | _man_title(lines)
+    return _Analyser(lines, furniture, markdown=not page_starts).run()
 
 
 class _Analyser:
     """Walks the lines once, keeping what is open: headings, entries, a list."""
 
-    def __init__(self, lines: _Lines, furniture: set[int]) -> None:
+    def __init__(self, lines: _Lines, furniture: set[int], markdown: bool = True) -> None:
         self.l = lines
         self.furniture = furniture
+        # A PDF's text has no Markdown: its '## Create some text labels' is a code comment.
+        self.markdown = markdown
         self.out = Structure()
         self.outline = bool(lines.lines) and "-*- outline -*-" in lines.lines[0]
         self.headings: list[tuple[int, int, int]] = []  # (level, block, indent)
@@ -323,8 +326,17 @@ class _Analyser:
         return self.last
 
     def _context(self, indent: int) -> int:
-        """The entry or heading a block at `indent` belongs to; closes entries it is outside."""
-        while self.terms and self.terms[-1].column > indent:
+        """The entry or heading a block at `indent` belongs to; closes entries it is outside,
+        and one described at its own indent once its first block is read: a signature over
+        its paragraph ('_.debounce(function, wait)' / 'Creates and returns ...') describes
+        nothing after it that is not indented, or a PDF's code line would hold the rest of
+        the text."""
+        while self.terms and (
+            self.terms[-1].column > indent
+            or (
+                self.terms[-1].column == self.terms[-1].indent and self.last != self.terms[-1].block
+            )
+        ):
             self.terms.pop()
         if self.terms:
             return self.terms[-1].block
@@ -362,7 +374,7 @@ class _Analyser:
             return self._code(i, fence.group(1))
         if first == "<" and indent <= 3 and _HTML_BLOCK.match(line):
             return self._markup(i)
-        atx = _ATX.match(line) if first == "#" else None
+        atx = _ATX.match(line) if first == "#" and self.markdown else None
         if atx:
             self.marked = len(atx.group(1))
             return self._heading(i, i, self.marked)

@@ -496,3 +496,28 @@ def test_a_question_alone_over_its_answer_is_a_heading_and_a_run_of_questions_is
     assert _find(text, s, Kind.ITEM, "2. Why is my insert slow?")  # the contents' item
     assert _find(text, s, Kind.PARAGRAPH, "Why?")  # too short to title anything
     assert _find(text, s, Kind.PARAGRAPH, "Does it matter")  # a question over a question
+
+
+def test_a_pdf_s_code_comment_is_no_heading() -> None:
+    # A PDF's text, as its extraction writes it: no Markdown.
+    text = (
+        "To rotate axis labels, draw them with text().\n\n"
+        "## Plot the x axis label at line 6\n"
+        "mtext(1, text = \"X Axis Label\", line = 6)\n"
+    )
+    assert not any(block.kind == Kind.HEADING for block in analyse(text, page_starts=[0]))
+    assert _find(text, analyse(text), Kind.HEADING, "## Plot")  # a Markdown text's heading
+
+
+def test_a_call_over_a_paragraph_at_its_margin_describes_that_paragraph_only() -> None:
+    text = (
+        "mtext(1, text = \"X Axis Label\", line = 6)\n"
+        "When plotting the labels, srt = 45 sets the angle of the text.\n\n"
+        "The offset of 0.25 moves the labels up or down from the axis.\n\n"
+        "Use try(), which returns an object of class try-error instead of an error.\n"
+    )
+    s = analyse(text)
+    term = _find(text, s, Kind.TERM, "mtext(1")
+    assert s.parent(_find(text, s, Kind.PARAGRAPH, "When plotting")) == term
+    assert s.parent(_find(text, s, Kind.PARAGRAPH, "The offset")) != term
+    assert s.parent(_find(text, s, Kind.PARAGRAPH, "Use try()")) != term
