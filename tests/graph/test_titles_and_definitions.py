@@ -451,3 +451,19 @@ def test_a_definition_question_gets_the_sentence_naming_it_with_the_one_it_names
         "Except for keyless tables, every row of a table has a 64-bit integer key that "
         'identifies it within its table. This integer is usually called the "row key".'
     ), result.answer
+
+
+SHORTCUTS = """# Lookups
+
+Tidekit finds most rows through an index. Row keys are often seen as a cheap way to find a
+row without any index at all. This idea is called the key shortcut. Indexes cost space, and
+row keys cost nothing.
+"""
+
+
+def test_a_naming_sentence_shown_with_the_one_it_names_keeps_its_name_in_the_answer() -> None:
+    # The best match is the sentence the naming one names; shown together, the answer
+    # holds both, not the best alone.
+    question = "What idea is associated with row keys seen as a cheap way to find a row?"
+    result = ask({"id": "doc", "text": SHORTCUTS}, question)
+    assert "This idea is called the key shortcut." in result.answer, result.answer

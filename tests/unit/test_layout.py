@@ -503,7 +503,7 @@ def test_a_pdf_s_code_comment_is_no_heading() -> None:
     text = (
         "To rotate axis labels, draw them with text().\n\n"
         "## Plot the x axis label at line 6\n"
-        "mtext(1, text = \"X Axis Label\", line = 6)\n"
+        'mtext(1, text = "X Axis Label", line = 6)\n'
     )
     assert not any(block.kind == Kind.HEADING for block in analyse(text, page_starts=[0]))
     assert _find(text, analyse(text), Kind.HEADING, "## Plot")  # a Markdown text's heading
@@ -511,7 +511,7 @@ def test_a_pdf_s_code_comment_is_no_heading() -> None:
 
 def test_a_call_over_a_paragraph_at_its_margin_describes_that_paragraph_only() -> None:
     text = (
-        "mtext(1, text = \"X Axis Label\", line = 6)\n"
+        'mtext(1, text = "X Axis Label", line = 6)\n'
         "When plotting the labels, srt = 45 sets the angle of the text.\n\n"
         "The offset of 0.25 moves the labels up or down from the axis.\n\n"
         "Use try(), which returns an object of class try-error instead of an error.\n"

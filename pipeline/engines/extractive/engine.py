@@ -481,14 +481,19 @@ def _without_shown_lead(reads: str, shown: list[str]) -> str:
 def _distinct(evidence: Iterable[Evidence]) -> list[Evidence]:
     """Evidence without repeats: chunk overlap can offer the same sentence twice.
 
-    Of overlapping spans in one document the higher-scored one is kept; one sort and
-    one sweep, so 10,000 candidates cost milliseconds.
+    Of overlapping spans in one document the higher-scored one is kept, or of two from one
+    start the one that reads as the other and on, at the better score of the two: 'This
+    hypothesis is called the Cobham–Edmonds thesis.' is shown after the sentence it names,
+    and holds it. One sort and one sweep, so 10,000 candidates cost milliseconds.
     """
     kept: list[Evidence] = []
-    for item in sorted(evidence, key=lambda e: (e.document, e.start, -e.score)):
+    for item in sorted(evidence, key=lambda e: (e.document, e.start, -e.end, -e.score)):
         last = kept[-1] if kept else None
         if last is not None and last.document == item.document and item.start < last.end:
-            if item.score > last.score:
+            if item.start == last.start and last.reads.startswith(item.reads):  # reads on
+                if item.score > last.score:
+                    kept[-1] = last.model_copy(update={"score": item.score})
+            elif item.score > last.score:
                 kept[-1] = item
             continue
         kept.append(item)
