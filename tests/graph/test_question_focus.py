@@ -707,3 +707,32 @@ def test_the_question_word_rare_in_english_outweighs_a_common_one() -> None:
     # 'fumble' is what the question asks about, though the document says it twice.
     result = ask(MATCH_REPORT, "Who recovered the fumble this year?")
     assert "Dana Reyes" in result.citations[0].quote
+
+
+# Release notes whose sections end by pointing to the proposal they sum up.
+RELEASE_NOTES = """# What's new in Tidekit 4
+
+## RFC 42: Faster mirrors
+
+Mirrors are now chosen by their measured speed rather than by their country.
+See RFC 42 for more details.
+
+## RFC 57: Signed indexes
+
+Each index now carries a signature the client checks before reading it.
+For more information, see RFC 57 and the section on keys.
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("What does RFC 42 change?", "Mirrors are now chosen by their measured speed"),
+        ("What does RFC 57 add?", "Each index now carries a signature"),
+    ],
+)
+def test_a_sentence_pointing_elsewhere_does_not_answer_for_what_it_points_to(
+    question: str, answer: str
+) -> None:
+    result = ask(RELEASE_NOTES, question)
+    assert answer in result.citations[0].quote, result.answer
