@@ -134,6 +134,9 @@ _COMMAND_LINE = re.compile(r"[{}|=$\\]|\s>|[\d\]&]>|>[&>]|<(?![\w.+-]+@)|\s--?[A
 # A release's version as the last word of its title: "What's new in at-spi2-core 2.46.0:",
 # 'Version 2.4:' (not 'Changes for bc-1.03-6:', a Debian changelog's note on an old upload).
 _VERSION_LAST = re.compile(r"(?:^|\s)v?\d+(?:\.\d+)+:$")
+# A section's number of two levels or more: '5.4.1 Mixed vector and array arithmetic. The
+# recycling rule' is a title whatever its full stops.
+_SECTION_NUMBER = re.compile(r"\d{1,3}(?:\.\d{1,3})+\.?\s")
 # A sentence that ends inside a line and another that starts after it: no heading's shape.
 _SENTENCE_INSIDE = re.compile(r"[a-z]{2}[.!?] +[A-Z][a-z]")
 # A byline under a title, 'by Steve Klabnik, Carol Nichols, and Chris Krycho': the authors'
@@ -506,7 +509,7 @@ class _Analyser:
         numbered = _NUMBERED.match(content)
         if self._closes(i) and not (numbered and content.endswith(".") and len(words) <= 8):
             return 0
-        if _SENTENCE_INSIDE.search(content):
+        if _SENTENCE_INSIDE.search(content) and not _SECTION_NUMBER.match(content):
             return 0  # 'APT uses CMake. To start building, you need to run' goes on below
         if BYLINE.match(content):
             return 0  # its authors, under the title

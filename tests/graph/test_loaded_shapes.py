@@ -184,3 +184,30 @@ def test_a_long_list_of_br_lines_is_read_line_by_line_not_cut_mid_line(tmp_path:
     lines = {line.strip() for line in text.splitlines()}
     for citation in result.citations:  # each one opens where a line of the page does
         assert any(line.startswith(citation.quote.split("\n")[0]) for line in lines)
+
+
+# A FAQ set as a PDF: its questions in a larger type, no blank line anywhere.
+FAQ_PDF_PAGES = [
+    [
+        (72, 720, "7.30 How do I load a package?", 14),
+        (72, 700, "Load a package with library(), after installing it once."),
+        (72, 686, "See Section 7.31 for more details."),
+        (72, 660, "7.31 Why are these numbers not equal?", 14),
+        (72, 640, "Numbers are rounded to 53 binary digits, so two sums that look"),
+        (72, 626, "alike may differ in their last digit."),
+        (72, 600, "7.32 How can I capture or ignore errors in a long", 14),
+        (72, 584, "simulation?", 14),
+        (72, 564, "Use try(), which returns an object of class try-error."),
+    ]
+]
+
+
+def test_a_pdf_s_titles_set_in_larger_type_head_their_sections(tmp_path: Path) -> None:
+    path = tmp_path / "faq.pdf"
+    path.write_bytes(pdf_drawn(FAQ_PDF_PAGES))
+    result, text = _ask(path, "Why are these numbers not equal?")
+    assert result.answer.startswith(
+        "7.31 Why are these numbers not equal? Numbers are rounded to 53 binary digits"
+    ), result.answer
+    headings = [text[b.start : b.end] for b in analyse(text) if b.kind == Kind.HEADING]
+    assert headings[-1] == "7.32 How can I capture or ignore errors in a long simulation?"

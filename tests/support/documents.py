@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
+from typing import Any
 
 
 def pdf_bytes(pages: list[str]) -> bytes:
@@ -13,10 +15,11 @@ def pdf_bytes(pages: list[str]) -> bytes:
     return pdf_drawn([[(72, 720, text)] for text in pages])
 
 
-def pdf_drawn(pages: list[list[tuple[int, int, str]]]) -> bytes:
+def pdf_drawn(pages: Sequence[Sequence[tuple[Any, ...]]]) -> bytes:
     """A valid PDF whose pages draw lines of 10-point Helvetica at (x, y) points, in the
     order given (a page is 612 x 792 points, y up from the bottom): drawing two columns
-    line by line across the page is how some generators write them."""
+    line by line across the page is how some generators write them. A line given as
+    (x, y, text, size) is drawn at that size (a title)."""
     objects: list[bytes] = []
     count = len(pages)
     kids = " ".join(f"{3 + 2 * i} 0 R" for i in range(count))
@@ -24,7 +27,10 @@ def pdf_drawn(pages: list[list[tuple[int, int, str]]]) -> bytes:
     objects.append(f"<< /Type /Pages /Kids [{kids}] /Count {count} >>".encode())
     font = 3 + 2 * count
     for i, lines in enumerate(pages):
-        drawn = " ".join(f"BT /F1 10 Tf {x} {y} Td ({text}) Tj ET" for x, y, text in lines)
+        drawn = " ".join(
+            f"BT /F1 {line[3] if len(line) > 3 else 10} Tf {line[0]} {line[1]} Td ({line[2]}) Tj ET"
+            for line in lines
+        )
         content = drawn.encode()
         objects.append(
             f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {4 + 2 * i} 0 R "
