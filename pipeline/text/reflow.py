@@ -15,11 +15,13 @@ _SOFT_BREAK = re.compile(r"(?<=\w)[\u2010\u00ad]\n[ \t>]*(?=\w)")
 # Chinese and Japanese wrap anywhere, inside a word too ('見' / 'つからない'): the lines join
 # with no space. (Korean wraps at the spaces between its words.)
 _UNSPACED = f"{HAN}{KANA}{CJK_PUNCTUATION}"
-_CJK_WRAP = re.compile(f"(?<=[{_UNSPACED}])[ \t]*\n[ \t]*(?=[{_UNSPACED}])")
+# (A no-break space indents as a space does: a text dump of an HTML page writes its
+# indents with them.)
+_CJK_WRAP = re.compile(f"(?<=[{_UNSPACED}])[ \t\u00a0]*\n[ \t\u00a0]*(?=[{_UNSPACED}])")
 # An ASCII hyphen at a line end between letters: a hyphenated word ('iden-' / 'tifier') or a
 # compound broken at its hyphen ('non-' / 'zero').
 _HARD_BREAK = re.compile(r"(\w+)-\n[ \t>]*([a-z]\w*)")
-_NEWLINE = re.compile(r"[ \t]*\n[ \t]*(?:>[ \t]?)?")
+_NEWLINE = re.compile(r"[ \t\u00a0]*\n[ \t\u00a0]*(?:>[ \t]?)?")
 _SPACES = re.compile(r"[ \t\u00a0]{2,}")
 # reStructuredText's inline markup, read as a reader of the rendered page sees it: ``code``
 # as `code`, a link `Hg issue 12 <https://...>`_ as its words.

@@ -271,8 +271,9 @@ def test_reflow_joins_wrapped_lines_and_undoes_line_end_hyphens() -> None:
             "한국어는 단어 사이를 띄어 씁니다",
         ),  # Korean: a space
         ("値は 1 バ\n  イト", "値は 1 バイト"),
+        ("sudo はユーザ\n\u00a0\u00a0\u00a0 ーの通常パスワード", "sudo はユーザーの通常パスワード"),
     ],
-    ids=["japanese", "chinese", "korean", "katakana"],
+    ids=["japanese", "chinese", "korean", "katakana", "no-break-indent"],
 )
 def test_reflow_joins_chinese_and_japanese_lines_without_a_space(wrapped: str, shown: str) -> None:
     assert reflow(wrapped) == shown
