@@ -70,6 +70,7 @@ LEAD_IN_CHARS = 160
 """Most characters from a lead-in's end searched for a phrase pointing ahead."""
 
 
+_CJK_CHAR = re.compile(f"[{CJK}]")
 # A question closing a text: its last clause, then the mark (and a closing quote or bold).
 _ASKS = re.compile(r"([^.!;:。！；：?？]*)[?？][\"'”’)\]」』）*]*\s*\Z")
 ASKING_WORDS = 3
@@ -123,7 +124,6 @@ _CAPS = re.compile(r"[A-Z][A-Z0-9 ,.'&/()\-]*[A-Z0-9)]")
 # ... and a title in a script without capitals, as a translated man page writes its
 # sections: '描述', '説明', 'オプション', '옵션'.
 _UNCASED_TITLE = re.compile(f"[{CJK}][{CJK} ]{{0,11}}")
-_CJK_CHAR = re.compile(f"[{CJK}]")
 _CLOSING = frozenset(".,;:!?。！？、：；，")
 _GOES_ON = frozenset("([{−+=×/&")
 """Last characters of a line whose sentence goes on: an open bracket or an operator."""
@@ -387,10 +387,10 @@ class _Analyser:
             return self._table(i)
         marker = self._marker(i) if _may_open(line, indent) else None
         if marker and not _TERM_MARKER.match(line):
-            if not (self._numbered_heading(i) or self._question_title(i)):
-                return self._item(i)
             if self._question_title(i):  # a FAQ's '(9) What is ...?' over its answer
                 return self._heading(i, i, max(2, self.marked + 1 if self.marked else 0))
+            if not self._numbered_heading(i):
+                return self._item(i)
         if indent <= 3 and not ln.blank(i + 1):
             level = self._underline_level(i)
             if level:

@@ -1451,6 +1451,10 @@ FAQ_JA = """# よくある質問
 データは暗号化されていますか？
 
 はい。保存時は AES-256、通信時は TLS 1.3 で暗号化されます。
+
+共有リンクは期限を設定できますか？
+
+設定できます。期限を過ぎたリンクは自動的に無効になります。
 """
 
 
@@ -1461,6 +1465,7 @@ FAQ_JA = """# よくある質問
         (FAQ, "Can two people share one account?", "No."),
         (FAQ, "Is my data encrypted?", "Yes. Files are encrypted at rest with AES-256"),
         (FAQ_JA, "パスワードを忘れた場合はどうすればよいですか？", "設定画面のセキュリティ"),
+        (FAQ_JA, "データは暗号化されていますか？", "はい。保存時は AES-256"),
     ],
 )
 def test_a_faq_question_is_answered_by_the_text_under_it_not_by_itself(

@@ -73,9 +73,10 @@ TERSE_CHARS = 80
 setting's 'Takes a boolean argument.' names its type, and what it does comes after."""
 HEADING_LEAD_CHARS = 80
 """Longest heading shown before the opening sentence of its section that points back to it."""
-REPLY_WORDS = 3
-"""A section opening with fewer words ('Yes.', 'No.' under a FAQ's question) reads on
-with the sentence after it, which says how or why."""
+REPLY_CHARS = 10
+"""A section opening shorter than this ('Yes.', 'No.', 'はい。' under a FAQ's question) reads
+on with the sentence after it, which says how or why (counted in characters: a Japanese
+sentence is one 'word' to a split on spaces)."""
 LONG_SENTENCE_CHARS = 1500
 """Longest sentence shown whole though cut into units for its length (MAX_SENTENCE_CHARS)."""
 STEPS_MAX_CHARS = 1500
@@ -978,7 +979,7 @@ class Passages:
         following = self.reads_as(unit)
         if following != unit:
             shown = self.show(following)
-            if len(shown.text.split()) < REPLY_WORDS and self._next_in_block(following):
+            if len(shown.text.strip()) < REPLY_CHARS and self._next_in_block(following):
                 end = self.spans[following + 1][1]  # 'Yes.' under a FAQ's question: and?
                 shown = Shown(shown.start, end, self._read(shown.start, end))
             start = self.spans[unit][0]

@@ -723,8 +723,11 @@ was ... of revenue'."""
 # [Why doesn't R think these numbers are equal?], page 37, for more details.', 'For more
 # information, see the limits page.'
 _POINTER = re.compile(
-    r"\(?(?:see(?:\s+also)?(?!\s+(?:how|that|what|why|whether|if|when|where|who)\b)|refer\s+to|for\s+(?:more|further|full|additional)\s+"
-    r"(?:information|details?|discussion)[^.;:]{0,60}?,?\s+see)\s[^;]{1,240}$",
+    r"\(?(?:see(?:\s+also)?(?!\s+(?:how|that|what|why|whether|if|when|where|who)\b)"
+    r"|refer\s+to"
+    r"|for\s+(?:more|further|full|additional)\s+(?:information|details?|discussion)"
+    r"[^.;:]{0,60}?,?\s+see)"
+    r"\s[^;]{1,240}$",
     re.IGNORECASE | re.DOTALL,
 )
 LIST_BOOST = 1.0
