@@ -36,7 +36,7 @@ from pipeline.engines.extractive.lexrank import (
     lexrank,
     tfidf_matrix,
 )
-from pipeline.engines.extractive.openers import DANGLING, SELF_REFERENCE
+from pipeline.engines.extractive.openers import DANGLING, SELF_REFERENCE, points_elsewhere
 from pipeline.engines.extractive.passages import Passages
 from pipeline.engines.extractive.releases import heading_line, release_headings
 from pipeline.engines.extractive.terms import fold, tokens
@@ -88,15 +88,6 @@ _BOILERPLATE = re.compile(
     # a notice ('Copyright (C) 2007 ...', 'Copyright 2024 ...'), not a licence's 'Copyright Holder'
     r"\bcopyright\s*(?:©|\(c\)|\d{4}|by\b|$)|©|\(c\)\s*\d{4}|all rights reserved"
     r"|^report (?:a )?bugs\b|home page:",
-    re.IGNORECASE,
-)
-# A sentence that only points elsewhere: 'See section 6.3.8.', '参见第 6.3.8 节。',
-# '詳細は aptitude(8) を参照下さい。', '6.3.8 절을 참조하십시오.'; it says nothing alone.
-_POINTER = re.compile(
-    r"(?:see|refer to|cf\.)\s(?:[^.]|\.(?=\S)){0,80}\.$"
-    r"|(?:参见|參見|参看|參看|请参阅|請參閱|请参考|請參考|详见|詳見)[^。]{0,40}。$"
-    r"|[^。]{0,100}参照(?:下さい|ください|して下さい|してください)?。$"
-    r"|(?:[^.]|\.(?=\S)){0,60}(?:참조|참고)(?:하십시오|하세요|해 주십시오)\.$",
     re.IGNORECASE,
 )
 # A contents line's leader dots and page number: 'aptitude . . . . . . 44', 'Usage ...... 7'.
@@ -414,7 +405,7 @@ class _Outline:
                 and not _codeish(read)
                 and not _shouted(read)
                 and not _BOILERPLATE.search(read)
-                and not _POINTER.match(read)
+                and not points_elsewhere(read)
                 and (licence or not _GRANT.search(read))
                 and not self._in_boilerplate_section(unit)
                 and not self._in_contents(unit)

@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 from pipeline.engines.extractive import skim
 from pipeline.engines.extractive.decisive import Decisive, Usage, decide, written_nowhere
+from pipeline.engines.extractive.openers import points_elsewhere
 from pipeline.engines.extractive.options import options_not_held
 from pipeline.engines.extractive.passages import Passages, unnumbered, whole_structure
 from pipeline.engines.extractive.rarity import MOST_COMMON, rarity, weighs
@@ -719,17 +720,6 @@ VALUE_WORDS = 6
 """Most words before a sentence's value that may state what it is the value of: 'Group
 revenue for 2024 was' (5), not 'The Group's total spending on research and development
 was ... of revenue'."""
-# A sentence that only points elsewhere: 'See PEP 657 for more details.', 'See Section 7.31
-# [Why doesn't R think these numbers are equal?], page 37, for more details.', 'For more
-# information, see the limits page.'
-_POINTER = re.compile(
-    r"\(?(?:see(?:\s+also)?(?!\s+(?:how|that|what|why|whether|if|when|where|who)\b)"
-    r"|refer\s+to"
-    r"|for\s+(?:more|further|full|additional)\s+(?:information|details?|discussion)"
-    r"[^.;:]{0,60}?,?\s+see)"
-    r"\s[^;]{1,240}$",
-    re.IGNORECASE | re.DOTALL,
-)
 LIST_BOOST = 1.0
 """Score bonus (x2) for the lead-in of a list that names what a list question asks for:
 'What are the disadvantages of WAL?' wants 'But there are also disadvantages:' and its
@@ -1502,7 +1492,7 @@ class _Scorer:
             score *= LINKS_WEIGHT  # a table of contents' '1. [Install](...#install)'
         elif passages.asks(sid):
             score *= HEADING_WEIGHT  # a question names its topic as a heading does
-        elif _POINTER.match(sentence):
+        elif points_elsewhere(sentence):
             score *= LINKS_WEIGHT  # 'See PEP 657 for more details.': says where, not what
         elif query.kind and (typed := _answer_at(sentence, query)) >= 0:
             score *= 1 + TYPE_BOOST
