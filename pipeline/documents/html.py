@@ -15,7 +15,7 @@ and the engine and a model both see the page's headings, items, rows and entries
 Page furniture is not content: navigation (`<nav>`, `role="navigation"`, a sidebar or
 menu by its class or id), search boxes, the page footer (`role="contentinfo"`, a `<footer>`
 outside any article or section, a `class="footer"` block) and what the page hides
-(`hidden`, `aria-hidden="true"`) are
+(`hidden`, `aria-hidden="true"`, `style="display:none"`) are
 skipped with everything inside them, so a docs page opens with its title, not with its
 sidebar's table of contents. If such an element never closes, where it ends cannot be
 told: the page is read again with furniture kept rather than lose the rest of it.
@@ -79,7 +79,12 @@ _SECTIONING = frozenset(("article", "aside", "main", "nav", "section"))
 _VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 """Elements that never have an end tag, so never contain anything to skip."""
 # A start tag without one of these words has no attribute that could make it furniture.
-_FURNITURE_HINT = re.compile("role|hidden|footer|breadcrumb|sidebar|nav|toc|menu", re.IGNORECASE)
+_FURNITURE_HINT = re.compile(
+    "role|hidden|footer|breadcrumb|sidebar|nav|toc|menu|display", re.IGNORECASE
+)
+# An inline style that hides its element: SQLite's pragma page repeats each title in a
+# '<h style="display:none">' the browser never shows.
+_DISPLAY_NONE = re.compile(r"(?:^|;)\s*display\s*:\s*none\b", re.IGNORECASE)
 _ROLE_HINT = re.compile("role", re.IGNORECASE)
 # A page that marks its main content: a <main> start tag or a role="main" attribute.
 _MAIN_HINT = re.compile(r"<main[\t\n\f\r />]|\brole\s*=\s*[\"']?main\b", re.IGNORECASE)
@@ -222,6 +227,8 @@ def _is_furniture(page: str, start: int, after: int, tag: str, sectioning: int) 
         return False  # most tags: no attribute that could say so
     for name, value in _attributes(page, start, after, tag):
         if name == "hidden" or (name == "aria-hidden" and value.strip() == "true"):
+            return True
+        if name == "style" and _DISPLAY_NONE.search(value):
             return True
         if name == "role" and FURNITURE_ROLES.intersection(value.split()):
             return True

@@ -239,6 +239,19 @@ def test_html_docbook_table_of_contents_is_furniture_unless_it_is_the_whole_page
     assert "1.1. Purging a package" in html_text(f"<h1>Manual</h1>{contents}")
 
 
+def test_html_element_styled_not_to_display_is_not_content() -> None:
+    # SQLite's pragma page: each entry's title again in a hidden pseudo-heading, which
+    # would run on from the entry before it in the loaded text.
+    page = (
+        "<p>This pragma lists one row for each foreign key of the table."
+        "<h style='display: none'> PRAGMA foreign_keys</h><hr>"
+        "<p><b>PRAGMA foreign_keys;</b></p><p>Query or set the enforcement of foreign keys.</p>"
+    )
+    text = html_text(page)
+    assert "of the table.\n\nPRAGMA foreign_keys;" in text
+    assert text.count("PRAGMA foreign_keys") == 1
+
+
 def test_html_furniture_that_never_closes_loses_nothing() -> None:
     # where the unclosed <nav> ends cannot be told: all the page is kept
     assert html_text("<p>Intro.</p><nav><p>Home</p><p>The pump runs.</p>") == (
