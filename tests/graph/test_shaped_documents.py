@@ -1482,11 +1482,16 @@ SETTINGS_REFERENCE = """# Resource settings
 
 cache_size (integer)
     Sets the amount of memory the server uses for its page cache, shared by every session
-    that reads from the same tables. If this value is specified without units, it is taken
-    as kilobytes. The default value is sixty-four megabytes (64MB). Larger values help
+    that reads from the same tables. On a replica, set it to the same or a higher value
+    than on the primary. The default is sixty-four megabytes (64MB). Larger values help
     read-heavy workloads, but a cache larger than the working set gains nothing, and
     memory given to the cache is memory the operating system cannot use for its own file
     cache, which the server relies on as well.
+
+reserved_pages (integer)
+    Sets how many pages of the cache are kept for the server's own work, whatever the
+    sessions ask for. The default value is ten pages. The value must be less than
+    cache_size, and is read only when the server starts.
 
 sort_memory (integer)
     Sets the memory one sort may use before it writes its rows to temporary files on
@@ -1507,7 +1512,7 @@ spill_factor (floating point)
     ("question", "answer"),
     [
         ("What is the default value of sort_memory?", "The default value is four megabytes"),
-        ("What is the default value of cache_size?", "The default value is sixty-four"),
+        ("What is the default value of cache_size?", "The default is sixty-four"),
         ("What is the default value of spill_factor?", "The default value is 2.0"),
     ],
 )
@@ -1593,3 +1598,28 @@ def test_a_heading_naming_the_subject_before_its_subtitle_defines_it() -> None:
     assert result.answer.startswith(
         "3. RFC 42: Faster mirrors: Mirrors are now chosen by their measured speed"
     ), result.answer
+
+
+CONNECTION_SETTINGS = """# Connection settings
+
+max_sessions (integer)
+    Determines the most sessions the server accepts at once. The default is typically
+    100 sessions, but might be less if the kernel will not support it. This parameter can
+    only be set at server start.
+
+    When running a replica, you must set this parameter to the same or a higher value than
+    on the primary. Otherwise, queries will not be allowed on the replica.
+
+reserved_sessions (integer)
+    Determines how many session slots are kept for administrators. The default value is
+    three sessions. The value must be less than max_sessions. This parameter can only be
+    set at server start.
+"""
+
+
+def test_an_entry_s_default_beats_another_entry_s_default_that_names_it() -> None:
+    # The asked entry says 'default' but not 'value'; the next entry says 'default value'
+    # and names the asked one; a sentence of the asked entry says 'value' alone.
+    result = _ask(CONNECTION_SETTINGS, "What is the default value of max_sessions?")
+    first = " ".join(result.citations[0].quote.split())
+    assert "The default is typically 100 sessions" in first, result.answer

@@ -324,15 +324,14 @@ class Passages:
     def inherit(
         self,
         counts: dict[int, dict[str, float]],
-        attribute: Collection[str] = (),
+        attribute: Sequence[str] = (),
         terms: Collection[str] = (),
     ) -> set[int]:
         """Give each term the question words of the labels above it, in document order so
         that a chain ('SHELL BUILTIN COMMANDS' > 'set' > '-e') accumulates; each row its
         header's; each field its heading's; and, when the question asks an `attribute` of
         something the question names (its index terms; the question's: `terms`), each
-        sentence of that term's description stating it. Returns the terms whose
-        descriptions state the attribute."""
+        sentence of that term's description stating it. Returns those sentences."""
         for unit, parent in self.term_parents:
             above = counts.get(parent)
             if above:
@@ -351,21 +350,23 @@ class Passages:
     def _inherit_attribute(
         self,
         counts: dict[int, dict[str, float]],
-        attribute: Collection[str],
+        attribute: Sequence[str],
         terms: Collection[str],
     ) -> set[int]:
-        """A sentence of a term's description stating the asked attribute holds its term's
-        words: 'The default value is four megabytes (4MB).' is work_mem's, four sentences
-        under 'work_mem (integer)', for 'What is the default value of work_mem?'; not one
-        under 'logging.getLevelName(level)', which the question does not name."""
+        """A sentence of a term's description stating the asked attribute (its first word:
+        'default' of 'default value', which 'The default is typically 100' states and 'the
+        same or higher value' does not) holds its term's words: 'The default value is four
+        megabytes (4MB).' is work_mem's, four sentences under 'work_mem (integer)', for 'What
+        is the default value of work_mem?'; not one under 'logging.getLevelName(level)',
+        which the question does not name."""
         stated = set()
         for unit, said in counts.items():
-            if self.kinds[unit] == Kind.TERM or not any(a in said for a in attribute):
+            if self.kinds[unit] == Kind.TERM or attribute[0] not in said:
                 continue
             term = self._described_term(self.blocks[unit])
             named = counts.get(self.first[term]) if term >= 0 else None
             if named and self.names(self.first[term], terms):
-                stated.add(self.first[term])
+                stated.add(unit)
                 for name, count in named.items():
                     said.setdefault(name, count)
         return stated
@@ -381,6 +382,11 @@ class Passages:
         return unit
 
     # -- showing ---------------------------------------------------------------------------
+
+    def described_term(self, unit: int) -> int:
+        """The unit of the term whose description holds `unit`, or -1."""
+        term = self._described_term(self.blocks[unit])
+        return self.first[term] if term >= 0 else -1
 
     def _described_term(self, block: int) -> int:
         """The term whose description `block` is, or -1."""

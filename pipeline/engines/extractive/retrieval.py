@@ -1252,7 +1252,8 @@ class _Scorer:
         # terms whose description states what the question asks of them: the sentence
         # stating it answers, not the term's opening
         attribute = attribute_terms(query.question)
-        self.attributed = passages.inherit(counts, attribute, query.idf)
+        self.stating = passages.inherit(counts, attribute, query.idf)
+        self.attributed = {passages.described_term(sid) for sid in self.stating}
         self.base: dict[int, float] = {}
         for sid, tf in counts.items():
             start, end = spans[sid]
@@ -1317,6 +1318,8 @@ class _Scorer:
             plain = max(plain, 1 + ACTION_BOOST)
         if self.listed:
             plain = max(plain, 1 + LIST_BOOST)
+        if self.stating:
+            plain = max(plain, 1 + TYPE_BOOST)
         most = dict.fromkeys(Kind, plain)
         most[Kind.TERM] = max(
             1 + DEFINITION_BOOST if self.what_is else HEADING_WEIGHT,
@@ -1484,6 +1487,8 @@ class _Scorer:
             score *= 1 + ACTION_BOOST  # '-q, --quiet' for 'How do I make wget quiet?'
         elif doing:
             score *= 1 + ACTION_BOOST
+        elif sid in self.stating:
+            score *= 1 + TYPE_BOOST  # 'The default is typically 100 connections.', its own
         elif self.listed and passages.leads_list(sid) and self._names_list(sid):
             score *= 1 + LIST_BOOST  # 'But there are also disadvantages:' and its list
         elif passages.is_label(sid):
