@@ -232,6 +232,8 @@ class Passages:
             for block, heading in enumerate(self.structure)
             if heading.kind == Kind.HEADING
         }
+        if not titles:
+            return frozenset()  # most texts of sentences: nothing to read again
         return frozenset(
             unit
             for unit, kind in enumerate(self.kinds)
@@ -363,9 +365,9 @@ class Passages:
         for unit, said in counts.items():
             if self.kinds[unit] == Kind.TERM or attribute[0] not in said:
                 continue
-            term = self._described_term(self.blocks[unit])
-            named = counts.get(self.first[term]) if term >= 0 else None
-            if named and self.names(self.first[term], terms):
+            term = self.described_term(unit)
+            named = counts.get(term) if term >= 0 else None
+            if named and self.names(term, terms):
                 stated.add(unit)
                 for name, count in named.items():
                     said.setdefault(name, count)

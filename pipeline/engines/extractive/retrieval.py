@@ -730,18 +730,11 @@ VALUE_BOOST = 0.2
 VALUE_WORDS words of its opening, the thing a 'What was the X?' question asks the value of."""
 
 
-def asked_attribute(question: str) -> str:
-    """The index term of what a 'What was the X ...?' question asks the value of, X's last
-    word: "What was the Group's total revenue in 2024?" -> 'revenu' (whose revenue is
-    context a sentence of the Group's report need not repeat); '' for other questions."""
-    match = _ATTRIBUTE.match(question)
-    found = tokens(match.group("attribute")) if match else []
-    return found[-1] if found else ""
-
-
 def attribute_terms(question: str) -> list[str]:
     """The index terms of what a 'What is the X of Y?' question asks the value of: 'What is
-    the default value of work_mem?' -> ['default', 'valu']; [] for other questions."""
+    the default value of work_mem?' -> ['default', 'valu']; "What was the Group's total
+    revenue in 2024?" -> ['total', 'revenu'] (whose revenue is context a sentence of the
+    Group's report need not repeat); [] for other questions."""
     match = _ATTRIBUTE.match(question)
     return tokens(match.group("attribute")) if match else []
 
@@ -1281,7 +1274,9 @@ class _Scorer:
         self.defining_boost = DEFINITION_BOOST
         if self.subject and set(tokens(content_question(query.question))) <= set(self.subject):
             self.defining_boost = SOLE_SUBJECT_BOOST  # 'What is FastAPI?' asks nothing else
-        self.attribute = asked_attribute(query.question) if query.kind else ""
+        # the last word of what a typed question asks the value of ('revenu'), which a
+        # sentence giving the value names first
+        self.attribute = attribute[-1] if query.kind and attribute else ""
         self.counted = counted_terms(query.question) if query.kind == "number" else frozenset()
         self.lowered = query.question.lower()
         self.action = asked_action(query.question)
