@@ -1351,6 +1351,44 @@ JAPANESE_MAN_PAGE = """名前
 """
 
 
+# As nroff sets Japanese: lines wrap inside words ('保' / '持').
+WRAPPED_JAPANESE_MAN_PAGE = """名前
+       keep - ファイルを保管する
+
+オプション
+       -o, --owner
+              ファイルの所有者を表示します。
+
+       -p, --preserve
+              コピーの際、ファイルの所有者とタイムスタンプを保
+              持します。
+
+       -e, --empty
+              ファイルが空であるかどうかをテストします。
+
+       -w, --whitespace
+              名前に空白を含むファイルを探して、一覧を表示します。
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "entry"),
+    [
+        (
+            "所有者を保持するには？",
+            "-p, --preserve: コピーの際、ファイルの所有者とタイムスタンプを保持します。",
+        ),
+        ("空のファイルを探すには？", "-e, --empty: ファイルが空であるかどうかをテストします。"),
+    ],
+    ids=["word-wrapped", "one-kanji-noun"],
+)
+def test_a_japanese_man_pages_entry_is_found_by_its_words_as_the_page_sets_them(
+    question: str, entry: str
+) -> None:
+    # '保持' is written across a line wrap; '空' (empty) is not the '空' of '空白' (a blank)
+    assert _ask(WRAPPED_JAPANESE_MAN_PAGE, question).answer.startswith(entry)
+
+
 def test_a_cjk_question_asking_what_an_option_does_gets_its_entry() -> None:
     # the other sentences name '-v' twice; the question asks what -v itself does
     result = _ask(JAPANESE_MAN_PAGE, "-v オプションは何をしますか？")

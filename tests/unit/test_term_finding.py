@@ -6,7 +6,14 @@ import pytest
 
 from pipeline.engines.extractive.passages import Passages
 from pipeline.engines.extractive.sentences import sentence_spans
-from pipeline.engines.extractive.terms import TermFinder, fold, query_terms, spellings, uses
+from pipeline.engines.extractive.terms import (
+    TermFinder,
+    fold,
+    lone_nouns,
+    query_terms,
+    spellings,
+    uses,
+)
 from pipeline.text.tokens import count_tokens
 
 
@@ -169,6 +176,31 @@ def test_a_cjk_gram_and_a_one_character_term_at_the_same_place_are_both_found() 
     assert hits == [(0, "澄"), (0, "澄川"), (5, "創業"), (8, "澄"), (8, "澄川")]
 
 
+def test_a_cjk_word_wrapped_at_a_line_end_is_found_where_it_starts() -> None:
+    # Chinese and Japanese wrap inside words; Korean wraps at the spaces between them.
+    text = "所有者を保\n      持し、通常ファ\n  イル。한국\n어"
+    hits = sorted(TermFinder(["保持", "ファ", "ァイ", "イル", "한국", "국어"]).find(fold(text)))
+    at = text.index
+    expected = [(at("保"), "保持"), (at("フ"), "ファ"), (at("ァ"), "ァイ"), (at("イ"), "イル")]
+    assert hits == [*expected, (at("한"), "한국")]
+
+
+def test_a_one_kanji_noun_is_found_only_where_it_stands_alone() -> None:
+    # '空' (empty) is not the '空' of '空白' (a blank) nor of '空\n文字列' wrapped; a verb
+    # stem is found in any word: '作' of '作る' in '作成'.
+    question = "空のファイルを作るには？"
+    text = "空白と空\n   文字列と、空であるファイルを作成する。"
+    finder = TermFinder(query_terms(question), lone_nouns(question))
+    hits = sorted((p, t) for p, t in finder.find(fold(text)) if len(t) == 1)
+    assert hits == [(text.index("空で"), "空"), (text.index("作"), "作")]
+
+
+def test_a_japanese_question_keeps_words_that_are_chinese_function_words() -> None:
+    # '所有' (all) and '保持' (to keep) are Chinese stopwords; in Japanese ownership and keeping
+    assert query_terms("所有者を保持するには？") == ["所有", "有者", "保持"]
+    assert "所有" not in query_terms("所有的文件")
+
+
 @pytest.mark.parametrize(
     "question",
     ["Who founded the café in Zürich?", "澄川製茶の創業は？", "What does -e do in Straße?"],
@@ -179,7 +211,7 @@ def test_a_long_text_searched_in_pieces_finds_what_one_search_finds(
     from pipeline.engines.extractive import terms
 
     text = (
-        "Le café fut fondé à Zürich; CAFÉ founders said -e. 澄川製茶の創業は澄川。\n"
+        "Le café fut fondé à Zürich; CAFÉ founders said -e. 澄川製茶の創業は澄\n    川。\n"
         "Straße\tfounding\u00a0Founded -e-e café\n\n"
     ) * 40
     finder = TermFinder(query_terms(question))

@@ -39,6 +39,7 @@ from pipeline.engines.extractive.terms import (
     is_cjk_term,
     is_literal,
     iter_tokens,
+    lone_nouns,
     lone_stems,
     names_option,
     query_terms,
@@ -854,7 +855,7 @@ class Query:
     soft: SoftFinder = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "finder", TermFinder(self.idf))
+        object.__setattr__(self, "finder", TermFinder(self.idf, lone_nouns(self.question)))
         object.__setattr__(self, "soft", SoftFinder(self.idf, self.kind))
 
     def hints(self) -> dict[str, Any]:
@@ -915,7 +916,8 @@ def build_query(
     else:
         units = [units_of(text) for text in texts]  # counted once for both passes below
     compounds = [c for c in compound_terms(question) if c not in terms]
-    usage = gather(terms + compounds, texts, units)
+    alone = lone_nouns(question)  # found only where they stand alone
+    usage = gather(terms + compounds, texts, units, alone)
     decisive = decide(question, terms, usage, texts, ids)
     terms += [c for c in compounds if usage.df.get(c)]  # 'timeout' where 'times out' is asked
     # A Chinese character none of whose question bigrams the documents write is searched by
@@ -941,7 +943,7 @@ def build_query(
     if spellings:
         terms = [t for t in terms if t not in decisive.variants]
         terms += [v for v in spellings if v not in terms]
-        usage = gather(terms, texts, units)
+        usage = gather(terms, texts, units, alone)
     kind = answer_type(question)
     unwritten = _unwritten(question, terms, usage, texts) + _unheld_kind(kind, texts)
     unwritten += _undefined(question, usage, texts)

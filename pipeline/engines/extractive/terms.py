@@ -6,6 +6,7 @@ import re
 import threading
 import unicodedata
 from collections.abc import Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 
 import numpy as np
@@ -13,7 +14,7 @@ import Stemmer
 from bm25s.stopwords import STOPWORDS_CHINESE, STOPWORDS_EN_PLUS, STOPWORDS_KOREAN
 from hanziconv.charmap import simplified_charmap, traditional_charmap
 
-from pipeline.text.scripts import CJK, CJK_RUN, HAN, HANGUL, HANGUL_CHAR, HIRAGANA
+from pipeline.text.scripts import CJK, CJK_RUN, HAN, HANGUL, HANGUL_CHAR, HIRAGANA, KANA
 
 # Scripts written without spaces between words (Korean has spaces, but particles stick to
 # nouns) are indexed as bigrams; other letters and digits as stemmed words.
@@ -23,6 +24,10 @@ WORD = re.compile(rf"{_WORD_CHAR}+")
 """A word of letters or digits as written, outside CJK runs: what tokens() stems."""
 _HIRAGANA = re.compile(f"[{HIRAGANA}]")
 _HAN = re.compile(f"[{HAN}]")
+# A line wrap inside Chinese or Japanese text, which wraps anywhere, inside a word too: a
+# man page's 'ファ' / 'イル' is one word, 'ファイル' (Korean wraps at its spaces).
+_WRAP = re.compile(r"[ \t\u00a0]*\n[ \t\u00a0]*")
+_UNSPACED_CHAR = re.compile(f"[{HAN}{KANA}]")
 
 # 'total' and 'overall' too: a figure is the total unless it says otherwise, so "What was
 # the Group's total revenue?" is answered by "Group revenue was NOK 4,812 million", and the
@@ -367,10 +372,7 @@ def query_terms(question: str) -> list[str]:
 
     Literal names come after the words: 'What does ssh -N do?' -> ['ssh', 'n', '=-N'].
     """
-    lone = [
-        k for m in _TOKEN.finditer(question) if m.group(1) for k in _lone_kanji(fold(m.group(1)))
-    ]
-    terms = list(dict.fromkeys(tokens(question) + lone))
+    terms = list(dict.fromkeys(tokens(question) + lone_kanji(question)))
     if HANGUL_CHAR.search(question):
         stems = _korean_stems(fold(question))
         terms = [t for t in terms if not HANGUL_CHAR.match(t) or t in stems]
@@ -406,10 +408,13 @@ def _bigrams(run: str, keep_all: bool) -> list[str]:
     grams = [run[i : i + 2] for i in range(len(run) - 1)]
     if keep_all:
         return grams
+    # Chinese and Korean function words are no Japanese ones: '所有' (all; in Japanese,
+    # ownership) and '保持' (to keep) are content in '所有者を保持するには'.
+    stop = frozenset() if _HIRAGANA.search(run) else _CJK_STOP_BIGRAMS
     return [
         g
         for g in grams
-        if not _HIRAGANA.search(g) and not (QUESTION_CHARS & set(g)) and g not in _CJK_STOP_BIGRAMS
+        if not _HIRAGANA.search(g) and not (QUESTION_CHARS & set(g)) and g not in stop
     ]
 
 
@@ -435,14 +440,27 @@ def _lone_kanji(run: str, *, stems: bool = True) -> list[str]:
     return lone
 
 
+def lone_kanji(question: str, *, stems: bool = True) -> list[str]:
+    """The one-kanji words of a Japanese question, in order (see _lone_kanji); with
+    `stems` False only its nouns."""
+    found = (
+        _lone_kanji(fold(m.group(1)), stems=stems) for m in _TOKEN.finditer(question) if m.group(1)
+    )
+    return list(dict.fromkeys(k for run in found for k in run))
+
+
+def lone_nouns(question: str) -> frozenset[str]:
+    """The one-kanji nouns of a Japanese question ('空' of '空のファイル', empty), which
+    TermFinder finds only where they stand alone: '空白' (a blank) is another word. A verb
+    stem is found in any word: '作' of '作るには' (to make) in '作成する' (to create)."""
+    return frozenset(lone_kanji(question, stems=False))
+
+
 def lone_stems(question: str) -> set[str]:
     """The one-kanji verb and adjective stems of a Japanese question ('開' of '支店を開いた'):
     they rank sentences, but count for nothing in the not-found threshold, where a stem
     found in some other word of the text would answer a question about what is not there."""
-    runs = [fold(m.group(1)) for m in _TOKEN.finditer(question) if m.group(1)]
-    return {k for r in runs for k in _lone_kanji(r)} - {
-        k for r in runs for k in _lone_kanji(r, stems=False)
-    }
+    return set(lone_kanji(question)) - lone_nouns(question)
 
 
 class TermFinder:
@@ -454,8 +472,9 @@ class TermFinder:
     One pass per script over the text keeps scoring linear in its length.
     """
 
-    def __init__(self, terms: Iterable[str]) -> None:
+    def __init__(self, terms: Iterable[str], alone: AbstractSet[str] = frozenset()) -> None:
         terms = list(terms)
+        self.alone = alone
         self.literals = frozenset(t for t in terms if is_literal(t))
         self.words = frozenset(t for t in terms if not is_cjk_term(t) and not is_literal(t))
         self.grams = frozenset(t for t in terms if is_cjk_term(t))
@@ -509,13 +528,28 @@ class TermFinder:
             start = end
 
     def _grams_at(self, text: str, position: int) -> list[tuple[int, str]]:
-        """The grams written at `position`, where _gram_re matched: a bigram, and the one
-        character it starts with when that is a term too ('利' beside '利义')."""
-        return [
-            (position, g)
-            for g in self._grams_by_first[text[position]]
-            if text.startswith(g, position)
-        ]
+        """The grams written at `position`, where _gram_re matched: a bigram (its two
+        characters maybe either side of a line wrap), and the one character it starts with
+        when that is a term too ('利' beside '利义'); a one-kanji noun of a Japanese question
+        (`alone`, see lone_nouns) only where it stands alone, no ideograph after it."""
+        after = _next_character(text, position)
+        found = []
+        for gram in self._grams_by_first[text[position]]:
+            if len(gram) == 1:
+                if gram not in self.alone or not _HAN.match(text, after):
+                    found.append((position, gram))
+            elif text.startswith(gram[1], position + 1) or text.startswith(gram[1], after):
+                found.append((position, gram))
+        return found
+
+
+def _next_character(text: str, position: int) -> int:
+    """Where the character after `position` is, past a line wrap between two Chinese or
+    Japanese characters: those wrap anywhere, inside a word too."""
+    wrap = _WRAP.match(text, position + 1)
+    if wrap and _UNSPACED_CHAR.match(text, position) and _UNSPACED_CHAR.match(text, wrap.end()):
+        return wrap.end()
+    return position + 1
 
 
 def _section_number(text: str, start: int, word: str) -> bool:
@@ -615,7 +649,8 @@ FIND_PIECE = 1 << 18
 """Characters searched at a time by TermFinder.find_unfolded (~0.5 MB a copy)."""
 LOWER_BLOCK = 1 << 16
 """Characters lowercased at a time (see _lower)."""
-_SPACE = re.compile(r"(?<=[^\s\u2010\u00ad])\s")  # not inside a hyphenated wrap (see fold)
+# Not inside a hyphenated wrap (see fold), nor a wrap inside a CJK word (see _WRAP).
+_SPACE = re.compile(rf"(?<=[^\s\u2010\u00ad{CJK}])\s")
 
 
 def _lower(text: str) -> str:
@@ -650,6 +685,16 @@ def _search_prefix(term: str) -> str:
     return prefix[: variant.start()] if variant else prefix
 
 
+def _after_first(gram: str) -> str:
+    """The pattern a bigram's first character looks ahead for: its second, or in Chinese
+    and Japanese, which wrap inside words, its second after a line wrap (tried second: a
+    wrap is rare)."""
+    second = re.escape(gram[1])
+    if all(_UNSPACED_CHAR.match(char) for char in gram):
+        return f"(?={second}|{_WRAP.pattern}{second})"
+    return f"(?={second})"
+
+
 @lru_cache(maxsize=256)
 def _gram_pattern(grams: tuple[str, ...]) -> re.Pattern[str] | None:
     if not grams:
@@ -659,9 +704,7 @@ def _gram_pattern(grams: tuple[str, ...]) -> re.Pattern[str] | None:
     # no lookahead) lets the regex engine skip to candidate characters: 40x faster on CJK
     # text than capturing each first character to tell the grams apart (TermFinder._gram_at).
     return re.compile(
-        "|".join(
-            f"{re.escape(g[0])}(?={re.escape(g[1:])})" if g[1:] else re.escape(g) for g in grams
-        )
+        "|".join(f"{re.escape(g[0])}{_after_first(g)}" if g[1:] else re.escape(g) for g in grams)
     )
 
 

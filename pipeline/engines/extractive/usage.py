@@ -22,6 +22,7 @@ import itertools
 import re
 from array import array
 from collections import Counter, defaultdict
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from pipeline.engines.extractive.decisive import Usage
@@ -62,10 +63,12 @@ def units_of(text: str, structure: Structure | None = None) -> Units:
     return Units(len(starts), sum(ends) - sum(starts), (starts, ends))
 
 
-def gather(terms: list[str], texts: list[str], units: list[Units]) -> Usage:
+def gather(
+    terms: list[str], texts: list[str], units: list[Units], alone: AbstractSet[str] = frozenset()
+) -> Usage:
     """Per term: the units holding it and its mid-sentence uses, capitalized or not;
     `units` are the texts' (units_of)."""
-    finder = TermFinder(terms)
+    finder = TermFinder(terms, alone)
     usage = Usage()
     df: Counter[str] = Counter()
     mid: Counter[str] = Counter()
