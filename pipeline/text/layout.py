@@ -96,6 +96,18 @@ def ends_lead_in(text: str, start: int, end: int) -> bool:
     return _POINTS_AHEAD.search(text, max(start, end - LEAD_IN_CHARS), end) is not None
 
 
+# Japanese case particles, which follow a noun and open no sentence: 'を使用すると...' goes on
+# from 'コマンド' / 'info ls' above it (not も, で or は: 'もし', 'では' and 'はい' open one).
+_JAPANESE_CASE_PARTICLE = frozenset("をがにへの")
+
+
+def goes_on(text: str) -> bool:
+    """Whether `text` opens in the middle of a sentence: with a lowercase letter ('should
+    give you access to the complete manual.') or a Japanese case particle ('を使用すると')."""
+    first = text[:1]
+    return first.islower() or first in _JAPANESE_CASE_PARTICLE
+
+
 def without_marker(text: str) -> str:
     """`text` less the list marker it opens with, if any: '3. You may ...' -> 'You may ...'."""
     marker = LIST_MARKER.match(text)
@@ -480,6 +492,12 @@ class _Analyser:
         content = self.l.content(i)
         return content[-1] in _CLOSING and not content.endswith("...")
 
+    def _between_halves(self, previous: int, following: int) -> bool:
+        """A sentence runs on from line `previous` to line `following`, past what is between:
+        'If the info and ls programs are properly installed at your site, the command' /
+        'info ls' / 'should give you access to the complete manual.'"""
+        return not self._closes(previous) and goes_on(self.l.content(following))
+
     def _clause_on(self, i: int) -> bool:
         """Line i goes on with the clause line i - 1 leaves open with a comma."""
         return self.l.content(i - 1)[-1] == "," and self.l.content(i)[0].islower()
@@ -528,6 +546,8 @@ class _Analyser:
         )
         if ln.indents[i] > ln.indents[following] and not centred:
             return 0
+        if centred and previous >= 0 and self._between_halves(previous, following):
+            return 0  # a command a sentence names on its way: '... the command' / 'info ls' / ...
         if numbered:
             return 2 + words[0].strip(".").count(".")
         return 1 if centred or _CAPS.fullmatch(content) else 2

@@ -1389,6 +1389,37 @@ def test_a_japanese_man_pages_entry_is_found_by_its_words_as_the_page_sets_them(
     assert _ask(WRAPPED_JAPANESE_MAN_PAGE, question).answer.startswith(entry)
 
 
+@pytest.mark.parametrize(
+    ("see_also", "question", "answer"),
+    [
+        (
+            "The full documentation for keep is maintained as a Texinfo manual.  If the\n"
+            "       info and keep programs are properly installed at your site, the command",
+            "How do I read the complete manual?",
+            "If the info and keep programs are properly installed at your site, the command "
+            "`info keep` should give you access to the complete manual.",
+        ),
+        (
+            "keep の完全なマニュアルは Texinfo マニュアルとして整備されている。もし、\n"
+            "       info および keep のプログラムが正しくインストールされているならば、コマン\n"
+            "       ド",
+            "完全なマニュアルを読むには？",
+            "もし、 info および keep のプログラムが正しくインストールされているならば、"
+            "コマンド `info keep` を使用すると完全なマニュアルを読むことができるはずだ。",
+        ),
+    ],
+    ids=["en", "ja"],
+)
+def test_a_sentence_a_command_line_interrupts_is_shown_whole(
+    see_also: str, question: str, answer: str
+) -> None:
+    rest = "should give you access to the complete manual."
+    if question.endswith("？"):
+        rest = "を使用すると完全なマニュアルを読むことができるはずだ。"
+    text = f"SEE ALSO\n       {see_also}\n\n              info keep\n\n       {rest}\n"
+    assert _ask(text, question).answer.startswith(answer)
+
+
 def test_a_cjk_question_asking_what_an_option_does_gets_its_entry() -> None:
     # the other sentences name '-v' twice; the question asks what -v itself does
     result = _ask(JAPANESE_MAN_PAGE, "-v オプションは何をしますか？")

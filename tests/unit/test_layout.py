@@ -64,6 +64,24 @@ def test_an_example_line_indented_alone_is_no_centred_title(example: str) -> Non
     assert Kind.HEADING.name not in [kind for kind, _ in _blocks(text, analyse(text))]
 
 
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        (
+            "The full documentation for ls is a Texinfo manual.  If the info and ls\n"
+            "       programs are installed at your site, the command",
+            "should give you access to the complete manual.",
+        ),
+        ("もし info および ls がインストールされているならば、コマン\n       ド", "を使用する。"),
+    ],
+    ids=["en", "ja"],
+)
+def test_a_command_a_sentence_runs_past_is_no_centred_title(before: str, after: str) -> None:
+    # coreutils' SEE ALSO: a word alone would be a title ('info ls' reads as one)
+    text = f"       {before}\n\n              info ls\n\n       {after}\n"
+    assert Kind.HEADING.name not in [kind for kind, _ in _blocks(text, analyse(text))]
+
+
 def _item_read(text: str, starts: str) -> str:
     """The text of the list item starting with `starts`."""
     s = analyse(text)

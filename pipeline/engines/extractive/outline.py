@@ -40,7 +40,7 @@ from pipeline.engines.extractive.openers import DANGLING, SELF_REFERENCE, points
 from pipeline.engines.extractive.passages import Passages
 from pipeline.engines.extractive.releases import heading_line, release_headings
 from pipeline.engines.extractive.terms import fold, tokens
-from pipeline.text.layout import without_marker
+from pipeline.text.layout import goes_on, without_marker
 from pipeline.text.reflow import known_in, reflow
 from pipeline.text.scripts import CJK, HAN, KANA
 from pipeline.text.structure import Kind
@@ -431,7 +431,7 @@ class _Outline:
         from a term ('means ...'); 'This manual ...' and 'The Corvid 3 ...' (words of the
         title) point at the document."""
         text = self.reads[unit]
-        if _GOES_ON_FROM_TERM.match(text) or (text[:1].islower() and self._resumes(unit)):
+        if _GOES_ON_FROM_TERM.match(text) or (goes_on(text) and self._resumes(unit)):
             return True
         if not DANGLING.match(text):
             return False

@@ -19,7 +19,14 @@ from pipeline.engines.extractive import openers
 from pipeline.engines.extractive.options import entry_names
 from pipeline.engines.extractive.sentences import MAX_SENTENCE_CHARS, block_sentences
 from pipeline.engines.extractive.terms import LITERAL, is_literal, iter_tokens
-from pipeline.text.layout import BULLET_CLASS, analyse, asks, ends_lead_in, without_marker
+from pipeline.text.layout import (
+    BULLET_CLASS,
+    analyse,
+    asks,
+    ends_lead_in,
+    goes_on,
+    without_marker,
+)
 from pipeline.text.reflow import Known, known_in, reflow
 from pipeline.text.structure import Kind, Structure
 
@@ -601,6 +608,11 @@ class Passages:
             return None
         return self._cut_by_page(block, after)
 
+    def _goes_on(self, unit: int) -> bool:
+        """The unit opens in the middle of a sentence (see layout.goes_on)."""
+        start = self.spans[unit][0]
+        return goes_on(self.text[start : start + 1])
+
     def _cut_by_page(self, before: int, after: int) -> tuple[int, int] | None:
         """(last unit of `before`, first of `after`) if a sentence runs from one to the other."""
         # an item may go on as a paragraph: the next page has no marker to say it is one
@@ -611,7 +623,7 @@ class Passages:
         if last < 0 or first < 0:
             return None
         ends = self.text[self.spans[last][1] - 1]
-        if ends in _CLOSES_SENTENCE or ends == ":" or not self.text[self.spans[first][0]].islower():
+        if ends in _CLOSES_SENTENCE or ends == ":" or not self._goes_on(first):
             return None
         return last, first
 
@@ -878,7 +890,7 @@ class Passages:
         rest = -1
         if after < len(self.structure) and self.structure.kind(after) == Kind.PARAGRAPH:
             opening = self.first[after]
-            if opening >= 0 and self.text[self.spans[opening][0]].islower():
+            if opening >= 0 and self._goes_on(opening):
                 rest = opening
         if ending in _CLOSES_SENTENCE:
             # the command is the subject of the lowercase sentence after it: zip's
