@@ -77,9 +77,12 @@ _ESCAPE = re.compile(r"(?<=\w)\\(_)|\\(_)(?=\w)")
 
 
 # Strong emphasis, in Markdown and reStructuredText alike: '**Typer**' reads 'Typer'. Not
-# '**kwargs' or 'f(**a, **b)': the marks close a word or phrase on both sides. ('__' stays:
-# in prose it is more often a name, '__init__', than emphasis.)
-_STRONG = re.compile(r"(?<![\w*])\*\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*\*(?![\w*])")
+# '**kwargs' or 'f(**a, **b)': the marks close a word or phrase on both sides. Nor a glob's
+# '**/foo' or a quoted '"**"' (gitignore's 'A leading "**" followed by a slash ...'). ('__'
+# stays: in prose it is more often a name, '__init__', than emphasis.)
+_STRONG = re.compile(
+    r"(?<![\w*])\*\*(?=[^\s*/])(?<![\"'“‘]\*\*(?=[\"'”’]))([^*\n]+?)(?<=[^\s*])\*\*(?![\w*/])"
+)
 
 
 def _unescaped(text: str) -> str:

@@ -317,6 +317,10 @@ def test_reflow_joins_chinese_and_japanese_lines_without_a_space(wrapped: str, s
             "basicConfig(**kwargs), f(**a, **b), `**x**` and __init__",
             "basicConfig(**kwargs), f(**a, **b), `**x**` and __init__",
         ),
+        (  # gitignore(5) as HTML: a glob's asterisks, no emphasis
+            'A leading "**" followed by a slash means match in all directories. "**/foo" matches',
+            'A leading "**" followed by a slash means match in all directories. "**/foo" matches',
+        ),
     ],
 )
 def test_reflow_reads_markdown_links_and_escapes_as_a_reader_sees_them(
