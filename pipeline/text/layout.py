@@ -28,6 +28,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
+import unicodedata
 from array import array
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -44,6 +45,11 @@ _SETEXT = re.compile(r" {0,3}(?:={2,}|-{2,})[ \t]*$")
 _ADORNMENT = re.compile(r" {0,3}([~^\"':+*#_<>.])\1{2,}[ \t]*$")
 _OUTLINE = re.compile(r"(\*{1,6}) \S")
 _TABLE_RULE = re.compile(r" *\|?(?:[ \t]*:?-{2,}:?[ \t]*\|)+(?:[ \t]*:?-{2,}:?[ \t]*)?$")
+# The rule of a table aligned with spaces: a run of dashes or equals signs over each column
+# ('----------  --------------' under 'Field  Allowed values'; reStructuredText's simple
+# tables open, part and close with '=====  ====='). Two columns at least: one run under a
+# line is a heading's underline.
+ALIGNED_RULE = re.compile(r"[ \t]*[-=]{2,}(?:[ \t]+[-=]{2,})+[ \t]*$")
 BULLETS = "-*+•◦‣▪·○●■□▸►"
 """Characters a bulleted item opens with: Markdown's, and the circles, squares and
 triangles that man pages (jq's '○   --tab:'), PDFs and word processors print."""
@@ -106,6 +112,24 @@ def goes_on(text: str) -> bool:
     give you access to the complete manual.') or a Japanese case particle ('を使用すると')."""
     first = text[:1]
     return first.islower() or first in _JAPANESE_CASE_PARTICLE
+
+
+def aligned_cells(row: str, rule: str) -> list[str]:
+    """A row of a table aligned with spaces, cut where the rule's runs start, counting a
+    wide (East Asian) character as two columns: under '---------- --------------',
+    '曜日       0-7' -> ['曜日', '0-7'], as the page shows it."""
+    starts = [m.start() for m in re.finditer(r"[-=]+", rule)][1:]
+    cells: list[str] = []
+    column, begin = 0, 0
+    for index, char in enumerate(row):
+        if starts and column >= starts[0]:
+            cells.append(row[begin:index])
+            begin = index
+            while starts and column >= starts[0]:
+                starts.pop(0)
+        column += 2 if unicodedata.east_asian_width(char) in "WF" else 1
+    cells.append(row[begin:])
+    return [cell.strip() for cell in cells]
 
 
 def without_marker(text: str) -> str:
@@ -397,6 +421,8 @@ class _Analyser:
             return self._heading(i, i, len(line) - len(line.lstrip("*")))
         if self._table_starts(i):
             return self._table(i)
+        if self._aligned_table_starts(i):
+            return self._table(i, aligned=True)
         marker = self._marker(i) if _may_open(line, indent) else None
         if marker and not _TERM_MARKER.match(line):
             if self._question_title(i):  # a FAQ's '(9) What is ...?' over its answer
@@ -823,14 +849,28 @@ class _Analyser:
             return True
         return line.lstrip().startswith("|") and following.lstrip().startswith("|")
 
-    def _table(self, i: int) -> int:
+    def _aligned_table_starts(self, i: int) -> bool:
+        """Line i is the header of a table aligned with spaces, the rule under it (see
+        ALIGNED_RULE), or the rule over a reStructuredText table's header."""
         ln = self.l
+        if i + 2 >= ln.count or ln.blank(i + 1):
+            return False
+        if ALIGNED_RULE.match(ln.lines[i]):
+            return ALIGNED_RULE.match(ln.lines[i + 2]) is not None
+        return ALIGNED_RULE.match(ln.lines[i + 1]) is not None
+
+    def _table(self, i: int, aligned: bool = False) -> int:
+        """A table's rows, up to a blank line: a pipe table's, or with `aligned` one whose
+        columns a rule of dashes or equals signs marks. The row above the first rule below
+        a row names the columns."""
+        ln = self.l
+        rule = ALIGNED_RULE if aligned else _TABLE_RULE
         context = self._lead_in(self._context(ln.indents[i]))
         header = -1
         j = i
-        while not ln.blank(j) and "|" in ln.lines[j] and j not in self.furniture:
-            if _TABLE_RULE.match(ln.lines[j]):
-                if header < 0 and j > i:
+        while not ln.blank(j) and (aligned or "|" in ln.lines[j]) and j not in self.furniture:
+            if rule.match(ln.lines[j]):
+                if header < 0 and j > i and self.last >= 0 and self.out.kind(self.last) == Kind.ROW:
                     header = self.last  # the row above the rule names the columns
                     self.out.set_level(header, 1)
             else:

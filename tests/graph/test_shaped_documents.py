@@ -23,6 +23,54 @@ def test_a_table_row_is_shown_with_its_column_headers() -> None:
     assert "|" not in result.answer
 
 
+# Tables aligned with spaces, as man pages and reStructuredText write them: a rule of
+# dashes under the header, or rules of equals signs around it.
+ALIGNED_TABLES = """CRONTAB(5)
+
+DESCRIPTION
+       The time and date fields are:
+
+              field          allowed values
+              -----          --------------
+              minute         0-59
+              hour           0-23
+              day of month   1-31
+              month          1-12 (or names, see below)
+              day of week    0-7 (0 or 7 is Sunday, or use names)
+
+       A field may contain an asterisk (*), which always stands for first-last.
+
+EXIT STATUS
+
+       =====  ====================================
+       Code   Meaning
+       =====  ====================================
+       0      every entry was installed
+       1      an entry could not be parsed
+       2      the crontab file could not be read
+       =====  ====================================
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "row"),
+    [
+        (
+            "What values can the day of week field take?",
+            "day of week — allowed values: 0-7 (0 or 7 is Sunday, or use names)",
+        ),
+        ("What is the range of the hour field?", "hour — allowed values: 0-23"),
+        ("What does exit code 2 mean?", "2: the crontab file could not be read"),
+    ],
+)
+def test_a_row_of_a_table_aligned_with_spaces_is_read_with_its_header(
+    question: str, row: str
+) -> None:
+    result = _ask(ALIGNED_TABLES, question)
+    assert result.answer.startswith(row)
+    assert "Code: Meaning" not in result.answer  # the header alone says nothing
+
+
 def test_a_question_that_asks_how_gets_the_steps_under_the_lead_in() -> None:
     result = _ask(REPORT, "How do I restore factory settings?")
     assert result.answer.splitlines() == [

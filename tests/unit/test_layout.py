@@ -82,6 +82,29 @@ def test_a_command_a_sentence_runs_past_is_no_centred_title(before: str, after: 
     assert Kind.HEADING.name not in [kind for kind, _ in _blocks(text, analyse(text))]
 
 
+def test_a_table_aligned_with_spaces_is_rows_under_its_header() -> None:
+    from tests.graph.test_shaped_documents import ALIGNED_TABLES as text
+
+    s = analyse(text)
+    header = _find(text, s, Kind.ROW, "field")
+    assert s.parent(_find(text, s, Kind.ROW, "day of week")) == header
+    codes = _find(text, s, Kind.ROW, "Code")
+    assert s.parent(_find(text, s, Kind.ROW, "2      the crontab")) == codes
+    assert _find(text, s, Kind.PARAGRAPH, "A field may contain")  # the table ends at a blank
+
+
+def test_an_aligned_tables_cells_are_cut_at_its_rules_columns_wide_characters_twice() -> None:
+    from pipeline.text.layout import aligned_cells
+
+    rule = "       ---------- --------------"
+    assert aligned_cells("       フィールド 指定可能な値", rule) == ["フィールド", "指定可能な値"]
+    assert aligned_cells("       曜日       0-7 (0 と 7 は日曜日)", rule) == [
+        "曜日",
+        "0-7 (0 と 7 は日曜日)",
+    ]
+    assert aligned_cells("       day of     week", "       ------  ----") == ["day of", "week"]
+
+
 def _item_read(text: str, starts: str) -> str:
     """The text of the list item starting with `starts`."""
     s = analyse(text)

@@ -20,7 +20,9 @@ from pipeline.engines.extractive.options import entry_names
 from pipeline.engines.extractive.sentences import MAX_SENTENCE_CHARS, block_sentences
 from pipeline.engines.extractive.terms import LITERAL, is_literal, iter_tokens
 from pipeline.text.layout import (
+    ALIGNED_RULE,
     BULLET_CLASS,
+    aligned_cells,
     analyse,
     asks,
     ends_lead_in,
@@ -813,6 +815,10 @@ class Passages:
         if parent >= 0 and self.structure.kind(parent) == Kind.ROW:
             head = self.structure[parent]
             header = _cells(self.text[head.start : head.end])
+            rule = self._rule_under(parent)
+            if rule:  # a table aligned with spaces: cut where the rule's runs start
+                cells = aligned_cells(self._whole_line(block), rule)
+                header = aligned_cells(self._whole_line(parent), rule)
         cells = [reflow(c) for c in cells]
         if not header or len(header) != len(cells) or len(cells) < 2:
             return "; ".join(c for c in cells if c)
@@ -820,6 +826,18 @@ class Passages:
             return f"{cells[0]}: {cells[1]}"
         pairs = "; ".join(f"{h}: {c}" for h, c in zip(header[1:], cells[1:], strict=True) if c)
         return f"{cells[0]} — {pairs}"
+
+    def _rule_under(self, header: int) -> str:
+        """The line under a table's header row when it is an aligned table's rule, else ''."""
+        start = self.text.find("\n", self.structure[header].end) + 1
+        end = self.text.find("\n", start)
+        line = self.text[start : end if end >= 0 else len(self.text)]
+        return line if start and ALIGNED_RULE.match(line) else ""
+
+    def _whole_line(self, block: int) -> str:
+        """The line a one-line block is on, from its first column: its indent counts."""
+        start, end = self.structure[block].start, self.structure[block].end
+        return self.text[self.text.rfind("\n", 0, start) + 1 : end]
 
     def _around_command(self, unit: int) -> Shown | None:
         """A sentence that a command on a line of its own interrupts or ends, read whole
