@@ -23,6 +23,38 @@ def test_a_table_row_is_shown_with_its_column_headers() -> None:
     assert "|" not in result.answer
 
 
+SPECIAL_PARAMETERS = """PARAMETERS
+   Special Parameters
+       The shell treats several parameters specially.  These parameters may
+       only be referenced; assignment to them is not allowed.
+       #      Expands to the number of positional parameters in decimal.
+       ?      Expands  to  the exit status of the most recently executed fore‐
+              ground pipeline.
+       $      Expands to the process ID of the shell.
+
+EXPANSION
+       Pattern Matching
+       ?      Matches any single character.
+
+       A question mark in a word (what? or why?) is kept as written when nothing
+       matches, and the number of matches is printed in decimal.
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "entry"),
+    [
+        ("What does $? mean?", "?: Expands to the exit status of the most recently executed"),
+        ("What is $# ?", "#: Expands to the number of positional parameters in decimal."),
+        ("$$ は何を表しますか？", "$: Expands to the process ID of the shell."),
+    ],
+)
+def test_a_special_parameter_is_found_where_the_manual_lists_it_by_its_bare_name(
+    question: str, entry: str
+) -> None:
+    assert entry in _ask(SPECIAL_PARAMETERS, question).answer.split("\n")[0]
+
+
 # Tables aligned with spaces, as man pages and reStructuredText write them: a rule of
 # dashes under the header, or rules of equals signs around it.
 ALIGNED_TABLES = """CRONTAB(5)

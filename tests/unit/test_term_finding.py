@@ -195,6 +195,13 @@ def test_a_one_kanji_noun_is_found_only_where_it_stands_alone() -> None:
     assert hits == [(text.index("空で"), "空"), (text.index("作"), "作")]
 
 
+def test_a_special_parameter_is_a_literal_found_as_written_or_listed_by_its_bare_name() -> None:
+    assert query_terms("What does $? mean?") == ["mean", "=$?"]
+    text = "Use $? or $?x.\n       ?      Expands to the exit status.\n   ? is a glob"
+    hits = sorted(TermFinder(["=$?"]).find(text))
+    assert hits == [(4, "=$?"), (text.index("?      Exp"), "=$?")]
+
+
 def test_a_japanese_question_keeps_words_that_are_chinese_function_words() -> None:
     # '所有' (all) and '保持' (to keep) are Chinese stopwords; in Japanese ownership and keeping
     assert query_terms("所有者を保持するには？") == ["所有", "有者", "保持"]

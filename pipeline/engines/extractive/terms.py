@@ -314,6 +314,7 @@ _LITERAL = re.compile(
     rf"{_OPTION}|(?<![\w\-])(?:\\[A-Za-z@#$!\[\]]|~[.^#&?A-Za-z]"
     r"|\$\{[^}\s]+\}|(?=[\w-]*\d)(?=[\w-]*[A-Za-z])\w+(?:-\w+){2,}(?![\w-])"
     r"|[A-Za-z][A-Za-z0-9]*_\w+)"
+    r"|(?<![\w$])\$[?#@*!$0-9-](?!\w)"  # a shell's special parameter: '$?', '$#', '$0'
     r"|(?<=\s)[?!&|+*^<>=]{1,3}(?=\s+\w)"
     r"|(?<=['\"‘“`])[?!&|+*^<>=%]{1,3}(?=['\"’”`])"  # quoted: nargs='+'
 )
@@ -485,6 +486,7 @@ class TermFinder:
             self._grams_by_first[gram[0]] = (*self._grams_by_first.get(gram[0], ()), gram)
         self._gram_re = _gram_pattern(tuple(sorted(self.grams)))
         self._literal_re = _literal_pattern(tuple(sorted(self.literals)))
+        self._listed_re = _listed_pattern(tuple(sorted(self.literals)))
 
     def find(self, text: str) -> list[tuple[int, str]]:
         """(position, term) of every occurrence, in no particular order.
@@ -503,6 +505,10 @@ class TermFinder:
                 hits.extend(self._grams_at(text, match.start()))
         if self._literal_re is not None:
             hits.extend((m.start(), LITERAL + m.group()) for m in self._literal_re.finditer(text))
+        if self._listed_re is not None:  # '?' listing '$?' (see _listed_pattern)
+            hits.extend(
+                (m.start(1), f"{LITERAL}${m.group(1)}") for m in self._listed_re.finditer(text)
+            )
         return hits
 
     def find_unfolded(self, text: str) -> Iterator[tuple[int, str]]:
@@ -582,6 +588,23 @@ def _literal_pattern(literals: tuple[str, ...]) -> re.Pattern[str] | None:
     names = sorted((t[len(LITERAL) :] for t in literals), key=len, reverse=True)
     alternatives = [re.escape(n[0]) + _AFTER_LITERAL_START + re.escape(n[1:]) for n in names]
     return re.compile(rf"(?:{'|'.join(alternatives)})(?![\w\-])")
+
+
+@lru_cache(maxsize=256)
+def _listed_pattern(literals: tuple[str, ...]) -> re.Pattern[str] | None:
+    """A shell's special parameters ('$?') where a manual lists them by bare name, as the
+    term of an entry: '       ?      Expands to the exit status of ...' (a line opening with
+    the name alone, then its description after two spaces or on the lines below)."""
+    names = [
+        t[len(LITERAL) + 1 :] for t in literals if _SPECIAL_PARAMETER.fullmatch(t[len(LITERAL) :])
+    ]
+    if not names:
+        return None
+    alternatives = "|".join(re.escape(n) for n in names)
+    return re.compile(rf"\n[ \t]+({alternatives})(?=[ \t]{{2,}}\S|[ \t]*\n)")
+
+
+_SPECIAL_PARAMETER = re.compile(r"\$[?#@*!$0-9-]")
 
 
 @lru_cache(maxsize=256)
