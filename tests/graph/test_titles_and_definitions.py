@@ -422,6 +422,22 @@ def test_a_long_japanese_name_is_one_subject_to_define() -> None:
     assert result.answer == "ハルカ・ネットワークスは東京の会社である。"
 
 
+def test_a_japanese_definition_with_a_reading_and_commas_defines_its_subject() -> None:
+    # bash(1) in Japanese: the English name in brackets, and a predicate of two clauses
+    text = (
+        "起動\n"
+        "       ログインシェルでない対話的シェルは ~/.bashrc を読み込みます。\n\n"
+        "       ログインシェル(login  shell)とは、0 番目の引き数の最初の文字が - である\n"
+        "       シェル、または --login オプション付きで起動されたシェルのことです。\n\n"
+        "       ログインシェルはサスペンドできません。\n\n"
+        "       logout ログインシェルを終了します。\n\n"
+        "       ~/.bash_logout\n"
+        "              個人用のログインシェル後処理ファイル。\n"
+    )
+    quote = ask(text, "ログインシェルとは何ですか？").citations[0].quote
+    assert quote.startswith("ログインシェル(login  shell)とは、")
+
+
 def test_the_chinese_question_word_what_is_no_content_to_match() -> None:
     text = (
         "常见问题\n\n"

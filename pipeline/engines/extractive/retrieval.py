@@ -504,7 +504,7 @@ _CJK_DEFINED = re.compile(
 # or opening the predicate ('ls 是列出目录内容的命令'); not 'aptitude は...を提供します。'.
 _CJK_DEFINING = re.compile(
     r"\W*(?P<head>[^。、，,：:]{1,40}?)\s*"
-    r"(?:(?:とは|は)、?[^。、]*(?:です|である|だ|のこと)。?\s*$|是(?![否不])"
+    r"(?:(?:とは、?[^。]*|は、?[^。、]*)(?:です|である|だ|のこと)。?\s*$|是(?![否不])"
     r"|(?:은|는|이란)\s[^.,]*(?:입니다|이다)\.?\s*$)"
 )
 _POSSESSIVE = re.compile("[の的의]")
@@ -607,9 +607,13 @@ def _names_more(words: list[str], content: list[str], subject: list[str]) -> boo
     return bool(after) and after[0] in content and after[0] not in subject
 
 
+_READING = re.compile(r"\s*[(（][^()（）]*[)）]")
+
+
 def _cjk_defines(head: str, subject: list[str]) -> bool:
     """Whether the head of a CJK defining sentence is the subject, maybe with its kind
     ('aptitude コマンド'), and not something the subject has ('ハルカの社員', 'ls 的选项')."""
+    head = _READING.sub("", head)  # 'ログインシェル(login shell)': the name as read
     held = tokens(fold(head))
     if not held or held[0] not in subject or not set(subject) <= set(held):
         return False  # it opens with its subject: not '跟 test 命令是等价的' ('is like test')
