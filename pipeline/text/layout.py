@@ -144,6 +144,7 @@ _NUMBERED = re.compile(r"(?:\d{1,3}|[A-Z])\.(?:\d{1,3}\.?)*\s+\S")
 # A term, then a gap of two or more spaces (or tabs), then its description.
 _INLINE_TERM = re.compile(r" *(\S+(?: \S+)*?)(?: {2,}|\t+)(?=\S)")
 _WORD_GAP = re.compile(r"[^\s.!?:;。]  +\S")
+_CJK_STOPS = frozenset("。、，．！？；")
 """Two spaces or more after a word, not a sentence: justified text."""
 # Terms that are plainly options, escapes or placeholders: '-e', '--login', '\j', '~.', '%%'.
 _OPTIONISH = re.compile(r"[-+\\~%$@\[]")
@@ -676,7 +677,7 @@ class _Analyser:
             if plain and _OPTIONISH.match(term):
                 return len(line[: following - 1].rstrip()), following
         match = _INLINE_TERM.match(line)
-        if match is None or len(match.group(1)) > TERM_MAX_CHARS:
+        if match is None or not _may_be_term(match.group(1)):
             return None
         term_end, column = match.end(1), match.end()
         if following == column:
@@ -698,7 +699,7 @@ class _Analyser:
         for other in sorted(n for n in neighbours if abs(n - i) <= 2):
             if 0 <= other < ln.count and not ln.blank(other) and ln.indents[other] == ln.indents[i]:
                 twin = _INLINE_TERM.match(ln.lines[other])
-                if twin and twin.end() == column and len(twin.group(1)) <= TERM_MAX_CHARS:
+                if twin and twin.end() == column and _may_be_term(twin.group(1)):
                     return term_end, column
         return None
 
@@ -1009,6 +1010,12 @@ class _Analyser:
 
 
 _OPENERS = frozenset("#`~(" + BULLETS)
+
+
+def _may_be_term(words: str) -> bool:
+    """Words before a gap can name an entry: not too long, and not the end of a Japanese or
+    Chinese sentence that justified text spaced out ('らです。   シンボリックリンク...')."""
+    return len(words) <= TERM_MAX_CHARS and words[-1] not in _CJK_STOPS
 
 
 def _may_open(line: str, indent: int) -> bool:

@@ -105,6 +105,18 @@ def test_an_aligned_tables_cells_are_cut_at_its_rules_columns_wide_characters_tw
     assert aligned_cells("       day of     week", "       ------  ----") == ["day of", "week"]
 
 
+def test_justified_japanese_lines_are_a_paragraph_not_a_list_of_terms() -> None:
+    # chmod(1) in Japanese: nroff spaces the words out, so two lines look like
+    # 'term  description' at one column; the second 'term' ends a sentence
+    text = (
+        "       chmod    はシンボリックリンクのアクセス許可を変更することはありません。\n"
+        "       chmod  システムコールがシンボリックリンクのアクセス許可を変更できないか\n"
+        "       らです。   シンボリックリンクのアクセス許可が使われることは決してないた\n"
+        "       め、 これは問題にはなりません。\n"
+    )
+    assert [kind for kind, _ in _blocks(text, analyse(text))] == ["PARAGRAPH"]
+
+
 def _item_read(text: str, starts: str) -> str:
     """The text of the list item starting with `starts`."""
     s = analyse(text)
