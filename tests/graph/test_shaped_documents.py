@@ -84,6 +84,47 @@ EXIT STATUS
 """
 
 
+# crontab(5) in Japanese: a table headed '意味' (meaning), and the sentence saying what '%'
+# does; a longer row holding the asked word beside shorter rows holding only the header's.
+JAPANESE_CRONTAB = """説明
+       時間と日付フィールドは以下の通り：
+
+              フィールド 指定可能な値
+              ---------- --------------
+              分         0-59
+              時         0-23
+              月内日     1-31
+              月         1-12 (もしくは名前。下記を参照)
+              曜日       0-7 (0 と 7 は日曜日。もしくは名前)
+
+       コマンド中にパーセント記号 (%) が バックスラッシュ (\\) によってエスケープ
+       されずに置かれていると、 改行文字に置き換えられる。
+
+       最初の 5 つのフィールドの代わりに、 特殊な文字列を指定してもかまわない:
+
+              文字列         意味
+              ------         ----
+              @reboot        起動時に一度だけ実行。
+              @yearly        年に一度だけ実行 ("0 0 1 1 *" と等価)。
+              @daily         一日に一度だけ実行 ("0 0 * * *" と等価)。
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("曜日フィールドに指定できる値は？", "曜日 — 指定可能な値: 0-7 (0 と 7 は日曜日。"),
+        ("パーセント記号はどういう意味ですか？", "コマンド中にパーセント記号 (%) が"),
+        ("起動時に一度だけ実行するには？", "@reboot — 意味: 起動時に一度だけ実行。"),
+    ],
+)
+def test_a_japanese_tables_row_holding_the_asked_word_outranks_rows_holding_its_header(
+    question: str, answer: str
+) -> None:
+    # '意味' of 'どういう意味' asks what '%' means; the rows headed '意味' say nothing of '%'
+    assert _ask(JAPANESE_CRONTAB, question).answer.startswith(answer)
+
+
 @pytest.mark.parametrize(
     ("question", "row"),
     [

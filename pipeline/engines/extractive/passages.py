@@ -75,6 +75,9 @@ _FENCE_LINE = re.compile(r"\s*(?:`{3,}|~{3,})")
 _RELEASE_HEADING = re.compile(r"\d+\.\d+|\b(?:19|20)\d\d\b")
 # Second column headers that only say "what the first column means".
 _PLAIN_SECOND = frozenset("definition description meaning explanation details".split())
+HEADER_SHARE = 0.5
+"""Share of its header row's words a table row holding none of the question's words
+takes: what a sentence takes of its heading."""
 WHOLE_ITEM_CHARS = 400
 """An item up to this long is shown whole when one of its sentences is the answer."""
 TERSE_CHARS = 80
@@ -346,9 +349,14 @@ class Passages:
         for unit, parent in self.term_parents:
             above = counts.get(parent)
             if above:
+                # a row that holds none of the question's words only sits in a table whose
+                # header does: its header's words count as a heading's do
+                share = (
+                    HEADER_SHARE if self.kinds[unit] == Kind.ROW and not counts.get(unit) else 1.0
+                )
                 own = counts.setdefault(unit, {})
                 for term, count in above.items():
-                    own.setdefault(term, count)
+                    own.setdefault(term, count * share)
         # ... and each field its heading's, when it matches the question itself ('default'
         # of 'What is the default value of build.jobs?'): 'Type: array' says nothing asked
         for item, heading in self.field_headings.items():

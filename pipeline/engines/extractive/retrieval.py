@@ -360,7 +360,10 @@ _FRAME = re.compile(
     # ... and Chinese 'what does it do': 'grep 是做什么的？' asks what grep is, not for '做'
     r"|(?:是)?(?:做|干|幹|用来做|用來做)(?:什么|什麼|啥)(?:的)?|有(?:什么|什麼)(?:用|作用)"
     # ... and Chinese 'how': '怎样分享潮汐表？' searches no '怎' or '样'
-    r"|怎(?:么|麼|样|樣)[样樣]?",
+    r"|怎(?:么|麼|样|樣)[样樣]?"
+    # ... and 'what does it mean': 'パーセント記号はどういう意味ですか？' asks what '%' does,
+    # which its sentence says without '意味' (a table headed '意味' says it of every row)
+    r"|(?:どういう|どのような|どんな)意味|何を意味|(?:是)?(?:什么|什麼)意思",
     re.IGNORECASE,
 )
 # 'Which section of the GPL is the Disclaimer of Warranty?': the answer is a heading.
