@@ -4,6 +4,8 @@ is not so."""
 
 from __future__ import annotations
 
+import pytest
+
 from pipeline import Settings, ask
 from pipeline.prompts import NOT_FOUND
 
@@ -197,3 +199,31 @@ def test_a_format_directive_is_searched_as_written() -> None:
     result = ask(TALLY_PAGE, "What does %M show?", settings=OFF)
     assert result.answer == "%M: time of last change, seconds since Epoch"
     assert ask(TALLY_PAGE, "What does %q show?", settings=OFF).answer == NOT_FOUND["en"]
+
+
+EXIT_STATUS_PAGES = {
+    "zh": (
+        "退出状态\n\n"
+        "从 shell 的角度看，一个命令退出状态是 0 意味着成功退出。退出状态是 0 表明成功。\n\n"
+        "如果搜索不成功，shell 输出错误消息，返回退出状态 127。\n",
+        "退出状态 127 表示什么？",
+        "如果搜索不成功，shell 输出错误消息，返回退出状态 127。",
+    ),
+    "en": (
+        "EXIT STATUS\n\n"
+        "For the shell's purposes, a command which exits with a zero exit status has\n"
+        "succeeded. An exit status of zero indicates success.\n\n"
+        "If a command is not found, the child process created to execute it returns a\n"
+        "status of 127.\n",
+        "what does exit status 127 mean?",  # typed without capitals
+        "If a command is not found, the child process created to execute it returns a status "
+        "of 127.",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", EXIT_STATUS_PAGES)
+def test_a_number_asked_of_without_capitals_is_still_decisive(language: str) -> None:
+    # a Chinese question has no capitals; the number in it names the status asked about
+    text, question, answer = EXIT_STATUS_PAGES[language]
+    assert ask(text, question, settings=OFF).answer.startswith(answer)

@@ -370,8 +370,15 @@ def decide(
     df = usage.df
     named = [(p, _terms_of(p, terms)) for p in named_phrases(question)]
     groups = [g for _, g in named if g]
-    if question == question.lower():  # typed without capitals: words the documents write as names
-        groups = [[t] for t, w in _surface(question).items() if t in terms and _is_name(t, usage)]
+    if question == question.lower():  # typed without capitals: words the documents write as
+        # names, and still every number ('退出状态 127 表示什么？' has no capital to lose)
+        numbers = [
+            g
+            for p, g in named
+            if g and any(c.isdigit() for c in p[0]) and not _cjk_time(p[0], question)
+        ]
+        named_by_use = [[t] for t in _surface(question) if t in terms and _is_name(t, usage)]
+        groups = numbers + [g for g in named_by_use if g not in numbers]
     surface = _surface(question)
     if _HOW_TO.search(question):  # 'How do I find files changed in the last 7 days?': the
         # number is the one the asker will give, not one the documents must state
@@ -440,6 +447,16 @@ def _is_time(word: str) -> bool:
     On the 1,303 held-out SQuAD questions requiring it cost 2 top-1 answers and 2 top-3
     (3 lost, 1 kept: 'What did Tesla patent in 1891?')."""
     return _TIME.fullmatch(word) is not None
+
+
+# A number a CJK question counts time by: '16至18世紀', '2015年', '3時'.
+_CJK_TIME_UNIT = re.compile(r"\s*(?:[至到~〜-]\s*\d+\s*)?[年月日世纪紀时時点點分秒代]")
+
+
+def _cjk_time(number: str, question: str) -> bool:
+    """Whether a CJK question's number sets a time (see _is_time): '於16至18世紀'."""
+    at = question.find(number)
+    return at >= 0 and _CJK_TIME_UNIT.match(question, at + len(number)) is not None
 
 
 TITLE_CHARS = 2000

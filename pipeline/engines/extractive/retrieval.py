@@ -363,7 +363,8 @@ _FRAME = re.compile(
     r"|怎(?:么|麼|样|樣)[样樣]?"
     # ... and 'what does it mean': 'パーセント記号はどういう意味ですか？' asks what '%' does,
     # which its sentence says without '意味' (a table headed '意味' says it of every row)
-    r"|(?:どういう|どのような|どんな)意味|何を意味|(?:是)?(?:什么|什麼)意思",
+    r"|(?:どういう|どのような|どんな)意味|何を(?:意味|表)|(?:是)?(?:什么|什麼)意思"
+    r"|(?:表示|代表|意味着|意味著)(?:什么|什麼)",
     re.IGNORECASE,
 )
 # 'Which section of the GPL is the Disclaimer of Warranty?': the answer is a heading.
