@@ -834,8 +834,8 @@ class _Analyser:
             return marker
         last = self.l.content(i - 1)[-1]
         # ... or after an open bracket or an operator: '(O−' / '2) and hydrogen peroxide'
-        goes_on = last.isalnum() or last in _GOES_ON
-        return marker if last in _CLOSING or not goes_on else None
+        runs_on = last.isalnum() or last in _GOES_ON
+        return marker if last in _CLOSING or not runs_on else None
 
     # -- tables and code -------------------------------------------------------------------
 

@@ -16,6 +16,11 @@ def _blocks(text: str, structure: Structure) -> list[tuple[str, str]]:
     return [(b.kind.name, " ".join(text[b.start : b.end].split())) for b in structure]
 
 
+def _kinds(text: str) -> list[str]:
+    """The kinds of the text's blocks, in order."""
+    return [kind for kind, _ in _blocks(text, analyse(text))]
+
+
 def _find(text: str, structure: Structure, kind: Kind, starts: str) -> int:
     for index, block in enumerate(structure):
         if block.kind == kind and text[block.start : block.end].startswith(starts):
@@ -46,7 +51,7 @@ def test_lines_of_one_margin_and_unlike_lengths_are_no_centred_title() -> None:
         '              Control-o: "> output"\n\n'
         "       A keyname may also be written in its octal form.\n"
     )
-    assert Kind.HEADING.name not in [kind for kind, _ in _blocks(text, analyse(text))]
+    assert Kind.HEADING.name not in _kinds(text)
 
 
 def test_a_line_told_a_heading_by_its_shape_nests_under_the_marked_heading_above() -> None:
@@ -61,7 +66,7 @@ def test_a_line_told_a_heading_by_its_shape_nests_under_the_marked_heading_above
 )
 def test_an_example_line_indented_alone_is_no_centred_title(example: str) -> None:
     text = f"       With this command:\n\n                   {example}\n\n       it runs.\n"
-    assert Kind.HEADING.name not in [kind for kind, _ in _blocks(text, analyse(text))]
+    assert Kind.HEADING.name not in _kinds(text)
 
 
 @pytest.mark.parametrize(
@@ -79,7 +84,7 @@ def test_an_example_line_indented_alone_is_no_centred_title(example: str) -> Non
 def test_a_command_a_sentence_runs_past_is_no_centred_title(before: str, after: str) -> None:
     # coreutils' SEE ALSO: a word alone would be a title ('info ls' reads as one)
     text = f"       {before}\n\n              info ls\n\n       {after}\n"
-    assert Kind.HEADING.name not in [kind for kind, _ in _blocks(text, analyse(text))]
+    assert Kind.HEADING.name not in _kinds(text)
 
 
 def test_a_table_aligned_with_spaces_is_rows_under_its_header() -> None:
@@ -114,7 +119,7 @@ def test_justified_japanese_lines_are_a_paragraph_not_a_list_of_terms() -> None:
         "       らです。   シンボリックリンクのアクセス許可が使われることは決してないた\n"
         "       め、 これは問題にはなりません。\n"
     )
-    assert [kind for kind, _ in _blocks(text, analyse(text))] == ["PARAGRAPH"]
+    assert _kinds(text) == ["PARAGRAPH"]
 
 
 def _item_read(text: str, starts: str) -> str:

@@ -309,12 +309,14 @@ def iter_tokens(text: str, *, keep_stopwords: bool = False) -> Iterator[str]:
 # '-N' as 'n', which '-n' and every 'n' in the text also give; the literal is searched as
 # written.
 _OPTION = r"(?<![\w\-])(?:--?[A-Za-z0-9][\w-]*|%[-_0^#]?[A-Za-z])"
+_SPECIAL_PARAMETER = re.compile(r"\$[?#@*!$0-9-]")
+"""A shell's special parameter, as a question writes it: '$?', '$#', '$0'."""
 """An option ('-e', '--login') or a format directive ('%y'): what a program's entry names."""
 _LITERAL = re.compile(
     rf"{_OPTION}|(?<![\w\-])(?:\\[A-Za-z@#$!\[\]]|~[.^#&?A-Za-z]"
     r"|\$\{[^}\s]+\}|(?=[\w-]*\d)(?=[\w-]*[A-Za-z])\w+(?:-\w+){2,}(?![\w-])"
     r"|[A-Za-z][A-Za-z0-9]*_\w+)"
-    r"|(?<![\w$])\$[?#@*!$0-9-](?!\w)"  # a shell's special parameter: '$?', '$#', '$0'
+    rf"|(?<![\w$]){_SPECIAL_PARAMETER.pattern}(?!\w)"
     r"|(?<=\s)[?!&|+*^<>=]{1,3}(?=\s+\w)"
     r"|(?<=['\"‘“`])[?!&|+*^<>=%]{1,3}(?=['\"’”`])"  # quoted: nargs='+'
 )
@@ -538,13 +540,17 @@ class TermFinder:
         characters maybe either side of a line wrap), and the one character it starts with
         when that is a term too ('利' beside '利义'); a one-kanji noun of a Japanese question
         (`alone`, see lone_nouns) only where it stands alone, no ideograph after it."""
-        after = _next_character(text, position)
         found = []
         for gram in self._grams_by_first[text[position]]:
-            if len(gram) == 1:
-                if gram not in self.alone or not _HAN.match(text, after):
-                    found.append((position, gram))
-            elif text.startswith(gram[1], position + 1) or text.startswith(gram[1], after):
+            if len(gram) == 1:  # past a wrap only when it must stand alone
+                held = gram not in self.alone or not _HAN.match(
+                    text, _next_character(text, position)
+                )
+            else:  # past a wrap only when not written together: a wrap is rare
+                held = text.startswith(gram[1], position + 1) or text.startswith(
+                    gram[1], _next_character(text, position)
+                )
+            if held:
                 found.append((position, gram))
         return found
 
@@ -602,9 +608,6 @@ def _listed_pattern(literals: tuple[str, ...]) -> re.Pattern[str] | None:
         return None
     alternatives = "|".join(re.escape(n) for n in names)
     return re.compile(rf"\n[ \t]+({alternatives})(?=[ \t]{{2,}}\S|[ \t]*\n)")
-
-
-_SPECIAL_PARAMETER = re.compile(r"\$[?#@*!$0-9-]")
 
 
 @lru_cache(maxsize=256)
