@@ -110,8 +110,11 @@ _JAPANESE_CASE_PARTICLE = frozenset("をがにへの")
 def goes_on(text: str) -> bool:
     """Whether `text` opens in the middle of a sentence: with a lowercase letter ('should
     give you access to the complete manual.') or a Japanese case particle ('を使用すると')."""
-    first = text[:1]
-    return first.islower() or first in _JAPANESE_CASE_PARTICLE
+    return text[:1].islower() or _opens_with_particle(text)
+
+
+def _opens_with_particle(text: str) -> bool:
+    return text[:1] in _JAPANESE_CASE_PARTICLE
 
 
 def aligned_cells(row: str, rule: str) -> list[str]:
@@ -664,6 +667,9 @@ class _Analyser:
         ln = self.l
         line = ln.lines[i] if line is None else line  # `line` is line i, if the caller has it
         following = -1 if ln.blank(i + 1) else ln.indents[i + 1]
+        if following == ln.indents[i] and _opens_with_particle(ln.content(i + 1)):
+            return None  # justified Japanese prose: '-L  オプションの...引数' / 'を指定する...'
+
         below = following > ln.indents[i] + 2 and following < len(line)
         if not below and "\t" not in line and line.find("  ", ln.indents[i]) < 0:
             return None  # no gap on the line and no deeper line below: prose, the usual case

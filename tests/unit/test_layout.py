@@ -122,6 +122,21 @@ def test_justified_japanese_lines_are_a_paragraph_not_a_list_of_terms() -> None:
     assert _kinds(text) == ["PARAGRAPH"]
 
 
+def test_an_option_opening_a_justified_japanese_line_is_no_term_when_the_sentence_goes_on() -> None:
+    # xargs(1) in Japanese: '-L' starts a line of -l's description, set '-L  オプション...';
+    # the next line, at its column, opens with a particle: the sentence goes on
+    text = (
+        "       -l[max-lines], --max-lines[=max-lines]\n"
+        "              -L  オプションの同義語です。-L とは違って、 max-lines という引数\n"
+        "              を指定するかどうかは任意です。\n"
+    )
+    s = analyse(text)
+    assert [t for kind, t in _blocks(text, s) if kind == "TERM"] == [
+        "-l[max-lines], --max-lines[=max-lines]"
+    ]
+    assert _find(text, s, Kind.PARAGRAPH, "-L  オプションの同義語です。")
+
+
 def _item_read(text: str, starts: str) -> str:
     """The text of the list item starting with `starts`."""
     s = analyse(text)
