@@ -90,15 +90,15 @@ def not_found(result: AskResult) -> bool:
     return not result.citations and result.answer in NOT_FOUND.values()
 
 
-def score(question: dict[str, Any], text: str, settings: Settings) -> tuple[bool, bool, bool]:
-    """(top-1, top-3, refused) of one answerable question on its own document."""
+def score(question: dict[str, Any], text: str, settings: Settings) -> tuple[bool, bool, bool, bool]:
+    """(top-1, top-3, refused, cautioned) of one answerable question on its own document."""
     result = ask({"id": question["doc_id"], "text": text}, question["question"], settings=settings)
     golds = [normalize(a) for a in question["answers"]]
     answer = normalize(result.answer)
     cited = [normalize(c.quote) for c in result.citations[:3]]
     top1 = any(g and g in answer for g in golds)
     top3 = any(g and g in quote for g in golds for quote in cited)
-    return top1, top3, not_found(result)
+    return top1, top3, not_found(result), bool(result.missing_terms)
 
 
 def take(questions: list[Any], limit: int | None) -> list[Any]:
@@ -107,7 +107,13 @@ def take(questions: list[Any], limit: int | None) -> list[Any]:
 
 
 def answered(doc_id: str, text: str, question: str, settings: Settings) -> bool:
-    return not not_found(ask({"id": doc_id, "text": text}, question, settings=settings))
+    return answer_of(doc_id, text, question, settings) is not None
+
+
+def answer_of(doc_id: str, text: str, question: str, settings: Settings) -> AskResult | None:
+    """The answer to `question` asked of one document, or None when it is not-found."""
+    result = ask({"id": doc_id, "text": text}, question, settings=settings)
+    return None if not_found(result) else result
 
 
 def squad_questions(folder: Path, dev: bool) -> list[dict[str, Any]]:
@@ -124,15 +130,18 @@ def evaluate_squad(folder: Path, settings: Settings, limit: int | None, dev: boo
     ids = sorted(docs)
     questions = take(squad_questions(folder, dev), limit)
     started = time.perf_counter()
-    top1 = top3 = refused = wrong = 0
+    top1 = top3 = refused = wrong = right_cautioned = wrong_cautioned = 0
     halves: dict[int, list[int]] = {0: [0, 0, 0], 1: [0, 0, 0]}  # questions, top-1, top-3
     for q in questions:
-        one, three, refusal = score(q, docs[q["doc_id"]], settings)
+        one, three, refusal, cautioned = score(q, docs[q["doc_id"]], settings)
         top1, top3, refused = top1 + one, top3 + three, refused + refusal
+        right_cautioned += one and cautioned
         half = halves[ids.index(q["doc_id"]) % 2]
         half[0], half[1], half[2] = half[0] + 1, half[1] + one, half[2] + three
         other = ids[(ids.index(q["doc_id"]) + 7) % len(ids)]
-        wrong += answered(other, docs[other], q["question"], settings)
+        misplaced = answer_of(other, docs[other], q["question"], settings)
+        wrong += misplaced is not None
+        wrong_cautioned += misplaced is not None and bool(misplaced.missing_terms)
     n = len(questions)
     seconds = time.perf_counter() - started
     label = "SQuAD dev (held-out tuning set)" if dev else "SQuAD v1.1 dev articles"
@@ -141,6 +150,10 @@ def evaluate_squad(folder: Path, settings: Settings, limit: int | None, dev: boo
     print(f"  top-3 (cited sentences) {top3 / n:.3f}   target >= 0.90")
     print(f"  refused (not found)     {refused / n:.3f}")
     print(f"  wrong article answered  {wrong / n:.3f}   target < 0.08")
+    print(
+        f"  with a caution: {right_cautioned / max(top1, 1):.3f} of right answers (top-1), "
+        f"{wrong_cautioned / max(wrong, 1):.3f} of wrong-article answers"
+    )
     for parity, name in ((0, "even (tuning)"), (1, "odd (held out)")):
         count, one, three = halves[parity]
         if count:
@@ -266,11 +279,16 @@ def evaluate_unanswerable(folder: Path, settings: Settings, limit: int | None, d
     print("SQuAD questions made unanswerable (SQuAD 2.0 style): share answered not-found")
     for kind, questions in kinds.items():
         asked = take(questions, limit)
-        refused = sum(
-            not answered(q["doc_id"], q.get("text", docs[q["doc_id"]]), q["question"], settings)
+        answers = [
+            answer_of(q["doc_id"], q.get("text", docs[q["doc_id"]]), q["question"], settings)
             for q in asked
+        ]
+        refused = sum(a is None for a in answers)
+        cautioned = sum(a is not None and bool(a.missing_terms) for a in answers)
+        print(
+            f"  {kind:<16} {refused / len(asked):.3f} of {len(asked)}; answered with a caution "
+            f"{cautioned / max(len(asked) - refused, 1):.3f}"
         )
-        print(f"  {kind:<16} {refused / len(asked):.3f} of {len(asked)}")
         SUMMARY.append((f"unanswerable, {kind} -> not found", f"{refused / len(asked):.3f}"))
 
 
@@ -285,15 +303,21 @@ def evaluate_cjk(folder: Path, settings: Settings, limit: int | None, dev: bool)
         ids = sorted(docs)
         baseline = {doc_id: cjk.PlainBM25(text) for doc_id, text in docs.items()}
         top1 = first = top3 = refused = wrong = b1 = b3 = bn = 0
+        right_cautioned = wrong_cautioned = 0
         for q in questions:
             result = ask({"id": q.doc_id, "text": docs[q.doc_id]}, q.question, settings=settings)
             quotes = [c.quote for c in result.citations[:3]]
-            top1 += cjk.hit(q.answers, result.answer)
+            right = cjk.hit(q.answers, result.answer)
+            top1 += right
+            right_cautioned += right and bool(result.missing_terms)
             first += bool(quotes) and cjk.hit(q.answers, quotes[0])
             top3 += any(cjk.hit(q.answers, quote) for quote in quotes)
             refused += not_found(result)
             other = ids[(ids.index(q.doc_id) + 7) % len(ids)]
-            wrong += other != q.doc_id and answered(other, docs[other], q.question, settings)
+            if other != q.doc_id:
+                misplaced = answer_of(other, docs[other], q.question, settings)
+                wrong += misplaced is not None
+                wrong_cautioned += misplaced is not None and bool(misplaced.missing_terms)
             ranked = baseline[q.doc_id].ranked(q.question)
             b1 += bool(ranked) and cjk.hit(q.answers, ranked[0])
             b3 += any(cjk.hit(q.answers, s) for s in ranked)
@@ -303,6 +327,10 @@ def evaluate_cjk(folder: Path, settings: Settings, limit: int | None, dev: bool)
         print(
             f"  {name:<9} {n:>4}   {top1 / n:.3f}  {first / n:.3f}  {top3 / n:.3f}  "
             f"{refused / n:.3f}    {wrong / n:.3f} |      {b1 / n:.3f}  {b3 / n:.3f}   {bn / n:.3f}"
+        )
+        print(
+            f"  {'':<9} with a caution: {right_cautioned / max(top1, 1):.3f} of right answers,"
+            f" {wrong_cautioned / max(wrong, 1):.3f} of wrong-article answers"
         )
         SUMMARY.append(
             (

@@ -89,6 +89,42 @@ def test_answer_found_only_under_a_near_spelling_carries_a_caution() -> None:
     assert result.missing_terms == ["Ashfort"]
 
 
+MANUAL = """# tidy(1)
+
+tidy lists the files of a directory, sorted by name.
+
+## Options
+
+-s, --size
+    Sort the listing by file size, largest first.
+
+-r, --reverse
+    Reverse the order of the listing.
+
+-q, --quiet
+    Print nothing but errors.
+"""
+
+
+def test_answer_that_never_says_a_rare_word_of_the_question_carries_a_caution() -> None:
+    result = ask(MANUAL, "How do I encrypt files with tidy?")
+    assert result.missing_terms == ["encrypt"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How do I sort files by size?",
+        # Common words said another way are no caution: 'opposite' for 'reverse'.
+        "How do I list files in the opposite order?",
+    ],
+)
+def test_answer_to_a_question_in_the_documents_words_carries_no_caution(question: str) -> None:
+    result = ask(MANUAL, question)
+    assert result.citations
+    assert result.missing_terms == []
+
+
 def test_number_the_document_never_states_gets_not_found() -> None:
     result = ask(WAREHOUSES, "Which warehouse opened in 2003?")
     assert result.answer == NOT_FOUND["en"]

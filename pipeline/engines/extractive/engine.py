@@ -15,6 +15,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 
 from pipeline.config import Settings
 from pipeline.engines.extractive import conversation, lexrank, openers, outline, readers, skim
+from pipeline.engines.extractive.decisive import Decisive
 from pipeline.engines.extractive.memory_notes import remembered_sentences
 from pipeline.engines.extractive.passages import Passages
 from pipeline.engines.extractive.releases import LATEST_ORDER
@@ -281,7 +282,7 @@ def read_chunk(task: ChunkTask, offered: int) -> Finding:
         evidence=evidence,
         rationale=f"{ranked.count} sentences share terms with the question",
         confidence=min(5, round(5 * coverage)),
-        missing_terms=_missing(decisive.words, decisive.variants, best[0].lacking) if best else [],
+        missing_terms=_missing(decisive, best[0].lacking) if best else [],
     )
 
 
@@ -345,12 +346,12 @@ def min_coverage(min_relevance: int) -> float:
     return COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * max(0.0, min_relevance - 0.5) / 10
 
 
-def _missing(
-    words: dict[str, str], variants: dict[str, list[str]], lacking: tuple[str, ...]
-) -> list[str]:
-    """The question's names the best passage lacks: those it holds only in the documents'
-    near spelling ('Gandhi' for 'Ghandi'), and those it does not hold at all."""
-    return list(dict.fromkeys([*(words.get(t, t) for t in variants), *lacking]))
+def _missing(decisive: Decisive, lacking: tuple[str, ...]) -> list[str]:
+    """The question's words the best passage lacks: names it holds only in the documents'
+    near spelling ('Gandhi' for 'Ghandi'), names it does not hold at all, and rare words
+    the documents never write ('encrypt')."""
+    near = (decisive.words.get(t, t) for t in decisive.variants)
+    return list(dict.fromkeys([*near, *lacking, *decisive.unwritten]))
 
 
 def _missing_terms(findings: list[Finding], kept: list[Evidence]) -> list[str]:

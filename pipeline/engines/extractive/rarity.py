@@ -50,6 +50,11 @@ def _spelled(question: str) -> dict[str, float]:
     return rare
 
 
+def word_rarity(word: str) -> float:
+    """A word's rarity in English: 'encrypt' 5.2, 'files' 3.2."""
+    return _rarity(word)
+
+
 @functools.lru_cache(maxsize=4096)
 def _rarity(word: str) -> float:
     return max(LEAST_RARITY, MOST_COMMON - zipf_frequency(word, "en", wordlist=LIST))
