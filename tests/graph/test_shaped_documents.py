@@ -1813,3 +1813,78 @@ def test_an_entry_s_default_beats_another_entry_s_default_that_names_it() -> Non
     result = _ask(CONNECTION_SETTINGS, "What is the default value of max_sessions?")
     first = " ".join(result.citations[0].quote.split())
     assert "The default is typically 100 sessions" in first, result.answer
+
+
+PROFILES = """# Build profiles
+
+## opt-level
+
+The opt-level setting controls the -C opt-level flag which controls the level of
+optimization. Higher optimization levels may produce faster code at the expense of
+longer builds.
+
+## Default profiles
+
+### dev
+
+The dev profile is used for everyday development and debugging.
+
+The default settings for the dev profile are:
+
+```toml
+[profile.dev]
+opt-level = 0
+debug = true
+split-debuginfo = '...'  # Platform-specific.
+strip = "none"
+debug-assertions = true
+overflow-checks = true
+lto = false
+panic = 'unwind'
+incremental = true
+codegen-units = 256
+rpath = false
+```
+
+### release
+
+The release profile is meant for the artifacts you ship.
+
+The default settings for the release profile are:
+
+```toml
+[profile.release]
+opt-level = 3
+debug = false
+split-debuginfo = '...'  # Platform-specific.
+strip = "none"
+debug-assertions = false
+overflow-checks = false
+lto = false
+panic = 'unwind'
+incremental = false
+codegen-units = 16
+rpath = false
+```
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "setting", "other"),
+    [
+        ("What is the default opt-level of the release profile?", "opt-level = 3", "opt-level = 0"),
+        (
+            "Is incremental compilation on by default in the dev profile?",
+            "incremental = true",
+            "incremental = false",
+        ),
+    ],
+)
+def test_a_setting_in_a_settings_block_answers_under_its_section_and_lead_in(
+    question: str, setting: str, other: str
+) -> None:
+    result = ask(PROFILES, question)
+    first = result.answer.split("\n\n")[0]
+    assert first.startswith("The default settings for the")
+    assert setting in first
+    assert other not in first

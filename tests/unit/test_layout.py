@@ -599,3 +599,32 @@ def test_a_call_over_a_paragraph_at_its_margin_describes_that_paragraph_only() -
     assert s.parent(_find(text, s, Kind.PARAGRAPH, "When plotting")) == term
     assert s.parent(_find(text, s, Kind.PARAGRAPH, "The offset")) != term
     assert s.parent(_find(text, s, Kind.PARAGRAPH, "Use try()")) != term
+
+
+@pytest.mark.parametrize(
+    ("code", "settings"),
+    [
+        # A settings file: each setting under the section line above it.
+        (
+            "[profile.release]\nopt-level = 3\n\n[build]\njobs = 4",
+            {"opt-level = 3": "[profile.release]", "jobs = 4": "[build]"},
+        ),
+        # A comment reads with the setting under it.
+        ("# a comment\ncolor = auto", {"# a comment\ncolor = auto": ""}),
+        # A program is no settings file, though a line of it assigns a value.
+        ("const client = axios.create({\n  timeout: 1000,\n});", {}),
+        ("x = 1\nprint(x)", {}),
+    ],
+)
+def test_a_settings_blocks_lines_are_settings_under_their_sections(
+    code: str, settings: dict[str, str]
+) -> None:
+    text = f"The defaults are:\n\n```\n{code}\n```\n"
+    passages = Passages.read(text)
+    found = {
+        text[slice(*passages.spans[unit])]: (
+            text[slice(*passages.spans[section])] if section >= 0 else ""
+        )
+        for unit, section in passages.settings.items()
+    }
+    assert found == settings

@@ -66,10 +66,15 @@ _LINKS_ONLY = re.compile(rf"\s*(?:{_LINK}[ \t\n,;|·]*)+\.?\s*$")
 _LINK_DEFINITIONS = re.compile(r"(?:[ \t]*\[[^\]\n]+\]:[ \t]*\S+(?:[ \t]+[\"'(][^\n]*)?\s*)+$")
 COMMAND_MAX_CHARS = 100
 """Longest command line read into the sentence around it."""
-EXAMPLE_MAX_LINES = 8
-"""Most lines of a code example shown with the lead-in that introduces it."""
+EXAMPLE_MAX_LINES = 16
+"""Most lines of a code example shown with the lead-in that introduces it: Cargo's 'The
+default settings for the release profile are:' leads in to 13 (it was 8, and the lead-in
+was shown alone, saying nothing)."""
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")
 _COMMENT = re.compile(r"\s*(?://|#(?!!)|/\*|\*(?!\*)|--\s|;)")
+# The lines of a settings file (TOML, INI): '[profile.release]', 'opt-level = 3'.
+_SETTINGS_SECTION = re.compile(r"\s*\[\[?[\w.\-\"' ]+\]\]?\s*(?:#.*)?")
+_SETTING = re.compile(r"\s*[\w.\-\"']+\s*=\s*\S.*")
 _FENCE_LINE = re.compile(r"\s*(?:`{3,}|~{3,})")
 # A heading that names a release: a version ('3.8', '0.28.0') or a year ('2022-09-02').
 _RELEASE_HEADING = re.compile(r"\d+\.\d+|\b(?:19|20)\d\d\b")
@@ -290,6 +295,27 @@ class Passages:
         return self.kinds[unit] in _LABELS
 
     @cached_property
+    def settings(self) -> dict[int, int]:
+        """Each setting line of a settings block ('opt-level = 3' under '[profile.release]',
+        see _settings_block) -> the unit of the section line above it, or -1 if none.
+        A setting states a value, as a table row does, and its section names whose."""
+        found: dict[int, int] = {}
+        for block, item in enumerate(self.structure):
+            if item.kind != Kind.CODE or self.first[block] < 0:
+                continue
+            units = range(self.first[block], self._last_unit(block) + 1)
+            kinds = [_setting_kind(self.text[slice(*self.spans[u])]) for u in units]
+            if not all(kinds) or "setting" not in kinds:
+                continue
+            section = -1
+            for unit, kind in zip(units, kinds, strict=True):
+                if kind == "section":
+                    section = unit
+                else:
+                    found[unit] = section
+        return found
+
+    @cached_property
     def term_parents(self) -> list[tuple[int, int]]:
         """(unit, parent unit) for every term under another term or a heading, and every
         table row under its header row: a term's full name is its path ('set' ... '-e'), and
@@ -357,6 +383,13 @@ class Passages:
                 own = counts.setdefault(unit, {})
                 for term, count in above.items():
                     own.setdefault(term, count * share)
+        # ... and each setting its section's: 'opt-level = 3' under '[profile.release]'
+        for unit, section in self.settings.items():
+            above = counts.get(section) if section >= 0 else None
+            if above:
+                own = counts.setdefault(unit, {})
+                for term, count in above.items():
+                    own.setdefault(term, count)
         # ... and each field its heading's, when it matches the question itself ('default'
         # of 'What is the default value of build.jobs?'): 'Type: array' says nothing asked
         for item, heading in self.field_headings.items():
@@ -1237,3 +1270,13 @@ def _indent(lines: str) -> int:
     """Columns of leading whitespace of the first line (a tab to the next multiple of 8)."""
     first = lines.split("\n", 1)[0].expandtabs(8)
     return len(first) - len(first.lstrip())
+
+
+def _setting_kind(unit: str) -> str:
+    """'section' for a settings file's section line ('[profile.release]'), 'setting' for
+    its 'key = value' line (after any comment lines, which read with the line they
+    precede), else ''."""
+    lines = [x for x in unit.split("\n") if x.strip() and not _COMMENT.match(x)]
+    if len(lines) == 1 and _SETTINGS_SECTION.fullmatch(lines[0]):
+        return "section"
+    return "setting" if lines and all(_SETTING.fullmatch(x) for x in lines) else ""

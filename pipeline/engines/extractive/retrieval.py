@@ -1519,8 +1519,8 @@ class _Scorer:
             score *= RESTATED_CHINESE if self.chinese else RESTATED
         if lacking:  # about something else than the question names, most likely
             score *= LACKING_NAME
-        if self.prose and passages.is_code(sid):
-            score *= CODE_WEIGHT
+        if self.prose and passages.is_code(sid) and sid not in passages.settings:
+            score *= CODE_WEIGHT  # code; a setting ('opt-level = 3') states a value
         return Hit(start, end, score, first.coverage, tuple(self.words[i] for i in lacking))
 
     @cached_property
