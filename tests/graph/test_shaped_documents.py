@@ -1888,3 +1888,30 @@ def test_a_setting_in_a_settings_block_answers_under_its_section_and_lead_in(
     assert first.startswith("The default settings for the")
     assert setting in first
     assert other not in first
+
+
+OVERVIEW = (
+    "# Configuration\n\nAn overview of every setting:\n\n```toml\n"
+    + "\n".join(
+        f"[{section}]\n" + "\n".join(f"{key} = {value}" for key, value in keys)
+        for section, keys in [
+            ("alias", [("b", '"build"'), ("c", '"check"'), ("t", '"test"')]),
+            ("build", [("jobs", "1"), ("rustc", '"rustc"'), ("target-dir", '"target"')]),
+            ("net", [("retry", "3   # network retries"), ("offline", "false")]),
+            ("http", [("proxy", '"host:port"'), ("timeout", "30"), ("cainfo", '"cert.pem"')]),
+            ("term", [("quiet", "false"), ("verbose", "false"), ("color", '"auto"')]),
+        ]
+    )
+    + "\n```\n\nThe [alias] table defines command aliases.\n"
+)
+
+
+def test_a_setting_of_a_long_settings_block_is_shown_under_its_section() -> None:
+    result = ask(OVERVIEW, "How many network retries are made?")
+    assert result.answer.startswith("```\n[net]\nretry = 3")
+
+
+def test_a_section_of_a_settings_block_is_shown_with_its_settings() -> None:
+    result = ask(OVERVIEW, "How do I set an alias for a command?")
+    quotes = [c.quote for c in result.citations]
+    assert '[alias]\nb = "build"\nc = "check"\nt = "test"' in quotes

@@ -73,8 +73,9 @@ was shown alone, saying nothing)."""
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")
 _COMMENT = re.compile(r"\s*(?://|#(?!!)|/\*|\*(?!\*)|--\s|;)")
 # The lines of a settings file (TOML, INI): '[profile.release]', 'opt-level = 3'.
-_SETTINGS_SECTION = re.compile(r"\s*\[\[?[\w.\-\"' ]+\]\]?\s*(?:#.*)?")
-_SETTING = re.compile(r"\s*[\w.\-\"']+\s*=\s*\S.*")
+# A manual's placeholders may stand in a name: '[profile.<name>]'.
+_SETTINGS_SECTION = re.compile(r"\s*\[\[?[\w.\-\"'<>* ]+\]\]?\s*(?:#.*)?")
+_SETTING = re.compile(r"\s*[\w.\-\"'<>*]+\s*=\s*\S.*")
 _FENCE_LINE = re.compile(r"\s*(?:`{3,}|~{3,})")
 # A heading that names a release: a version ('3.8', '0.28.0') or a year ('2022-09-02').
 _RELEASE_HEADING = re.compile(r"\d+\.\d+|\b(?:19|20)\d\d\b")
@@ -316,6 +317,25 @@ class Passages:
         return found
 
     @cached_property
+    def sections_of_settings(self) -> dict[int, list[int]]:
+        """Each section line of a settings block -> the units of its settings."""
+        found: dict[int, list[int]] = {}
+        for unit, section in self.settings.items():
+            if section >= 0:
+                found.setdefault(section, []).append(unit)
+        return found
+
+    def _settings_section(self, unit: int) -> Shown:
+        """A settings block's section line with its settings, as many as EXAMPLE_MAX_LINES
+        allows: '[alias]' says nothing alone."""
+        start, end = self.spans[unit]
+        for setting in self.sections_of_settings[unit]:
+            if self._code(start, self.spans[setting][1]).count("\n") - 1 > EXAMPLE_MAX_LINES:
+                break
+            end = self.spans[setting][1]
+        return Shown(start, end, self._code(start, end))
+
+    @cached_property
     def term_parents(self) -> list[tuple[int, int]]:
         """(unit, parent unit) for every term under another term or a heading, and every
         table row under its header row: a term's full name is its path ('set' ... '-e'), and
@@ -383,11 +403,11 @@ class Passages:
                 own = counts.setdefault(unit, {})
                 for term, count in above.items():
                     own.setdefault(term, count * share)
-        # ... and each setting its section's: 'opt-level = 3' under '[profile.release]'
+        # ... and each setting its section's, when it matches the question itself:
+        # 'opt-level = 3' under '[profile.release]'; not 't = "test"' under '[alias]'
         for unit, section in self.settings.items():
-            above = counts.get(section) if section >= 0 else None
-            if above:
-                own = counts.setdefault(unit, {})
+            above, own = counts.get(section), counts.get(unit)
+            if above and own:
                 for term, count in above.items():
                     own.setdefault(term, count)
         # ... and each field its heading's, when it matches the question itself ('default'
@@ -479,6 +499,11 @@ class Passages:
                 return self._under_term(block, joined)
         if kind == Kind.ROW:
             return Shown(start, end, self._row(block))
+        if kind == Kind.CODE and unit in self.sections_of_settings:
+            return self._settings_section(unit)
+        if kind == Kind.CODE and self.settings.get(unit, -1) >= 0:
+            section = self.spans[self.settings[unit]]  # whose setting it is: '[net]' / 'retry = 3'
+            return Shown(start, end, self._code(*section)[:-4] + self._code(start, end)[3:])
         if kind == Kind.CODE:
             return Shown(start, end, self._code(start, end))
         if kind == Kind.HEADING:
