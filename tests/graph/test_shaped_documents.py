@@ -1915,3 +1915,32 @@ def test_a_section_of_a_settings_block_is_shown_with_its_settings() -> None:
     result = ask(OVERVIEW, "How do I set an alias for a command?")
     quotes = [c.quote for c in result.citations]
     assert '[alias]\nb = "build"\nc = "check"\nt = "test"' in quotes
+
+
+FLAGS_REFERENCE = """# Codegen options
+
+## collapse-macro-debuginfo
+
+This flag controls whether code locations from a macro definition are collapsed into a
+single location, when generating debuginfo for this crate. This option, if passed,
+overrides both default collapsing behavior and attributes in code.
+
+## debuginfo
+
+This flag controls the generation of debug information. It takes one of the following
+values:
+
+- 0 or none: no debug info at all (the default).
+- 1 or limited: debug info without type or variable-level information.
+- 2 or full: full debug info.
+
+## split-debuginfo
+
+This option controls the emission of split debuginfo for debug information that rustc
+generates. The default behavior of this option is platform-specific.
+"""
+
+
+def test_a_sentence_stating_the_asked_attribute_belongs_to_the_section_it_is_under() -> None:
+    result = ask(FLAGS_REFERENCE, "What is the default for debuginfo?")
+    assert "0 or none: no debug info at all (the default)." in result.answer

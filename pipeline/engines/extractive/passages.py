@@ -386,12 +386,14 @@ class Passages:
         counts: dict[int, dict[str, float]],
         attribute: Sequence[str] = (),
         terms: Collection[str] = (),
+        sections: bool = False,
     ) -> set[int]:
         """Give each term the question words of the labels above it, in document order so
         that a chain ('SHELL BUILTIN COMMANDS' > 'set' > '-e') accumulates; each row its
         header's; each field its heading's; and, when the question asks an `attribute` of
         something the question names (its index terms; the question's: `terms`), each
-        sentence of that term's description stating it. Returns those sentences."""
+        sentence of that term's description stating it, and with `sections` each of the
+        section whose heading it is. Returns those sentences."""
         for unit, parent in self.term_parents:
             above = counts.get(parent)
             if above:
@@ -406,10 +408,10 @@ class Passages:
         # ... and each setting its section's, when it matches the question itself:
         # 'opt-level = 3' under '[profile.release]'; not 't = "test"' under '[alias]'
         for unit, section in self.settings.items():
-            above, own = counts.get(section), counts.get(unit)
-            if above and own:
-                for term, count in above.items():
-                    own.setdefault(term, count)
+            section_said, setting_said = counts.get(section), counts.get(unit)
+            if section_said and setting_said:
+                for term, count in section_said.items():
+                    setting_said.setdefault(term, count)
         # ... and each field its heading's, when it matches the question itself ('default'
         # of 'What is the default value of build.jobs?'): 'Type: array' says nothing asked
         for item, heading in self.field_headings.items():
@@ -417,25 +419,32 @@ class Passages:
             if named and said:
                 for term, count in named.items():
                     said.setdefault(term, count)
-        return self._inherit_attribute(counts, attribute, terms) if attribute else set()
+        if not attribute:
+            return set()
+        return self._inherit_attribute(counts, attribute, terms, sections)
 
     def _inherit_attribute(
         self,
         counts: dict[int, dict[str, float]],
         attribute: Sequence[str],
         terms: Collection[str],
+        sections: bool,
     ) -> set[int]:
         """A sentence of a term's description stating the asked attribute (its first word:
         'default' of 'default value', which 'The default is typically 100' states and 'the
         same or higher value' does not) holds its term's words: 'The default value is four
         megabytes (4MB).' is work_mem's, four sentences under 'work_mem (integer)', for 'What
         is the default value of work_mem?'; not one under 'logging.getLevelName(level)',
-        which the question does not name."""
+        which the question does not name. With `sections`, a sentence under no term is its
+        section heading's: '- 0 or none: no debug info at all (the default).' under a
+        reference's '## debuginfo'."""
         stated = set()
         for unit, said in counts.items():
             if self.kinds[unit] == Kind.TERM or attribute[0] not in said:
                 continue
             term = self.described_term(unit)
+            if term < 0 and sections and self.sections[unit]:  # a reference's '## debuginfo'
+                term = self.sections[unit][-1]
             named = counts.get(term) if term >= 0 else None
             if named and self.names(term, terms):
                 stated.add(unit)

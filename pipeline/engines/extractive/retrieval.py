@@ -1255,7 +1255,11 @@ class _Scorer:
         # terms whose description states what the question asks of them: the sentence
         # stating it answers, not the term's opening
         attribute = attribute_terms(query.question)
-        self.stating = passages.inherit(counts, attribute, query.idf)
+        # a section's sentence stating the attribute asked of what its heading names is
+        # that thing's ('0 or none: ... (the default).' under '## debuginfo'); not for a
+        # question asking several ('What are the values of ...?'), which its list answers
+        several = asks_for_several(query.question)
+        self.stating = passages.inherit(counts, attribute, query.idf, sections=not several)
         self.attributed = {passages.described_term(sid) for sid in self.stating}
         self.base: dict[int, float] = {}
         for sid, tf in counts.items():
