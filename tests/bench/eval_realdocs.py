@@ -55,6 +55,8 @@ SHAPE_OF = {
     "bzip2.1.txt": "man page",
     "LGPL-3.txt": "licence",
     "responses-README.rst": "rst",
+    "cargo-profiles.html": "html docs",
+    "rustc-codegen-options.html": "html docs",
 }
 QUESTION_SETS = {"main": "questions.jsonl", "fresh": "questions-fresh.jsonl"}
 """main: the set the engine was worked on; fresh: questions written afterwards on other
