@@ -103,6 +103,9 @@ tidy lists the files of a directory, sorted by name.
 
 -q, --quiet
     Print nothing but errors.
+
+-w, --keep-space
+    Keep the white space at the ends of names.
 """
 
 
@@ -117,6 +120,8 @@ def test_answer_that_never_says_a_rare_word_of_the_question_carries_a_caution() 
         "How do I sort files by size?",
         # Common words said another way are no caution: 'opposite' for 'reverse'.
         "How do I list files in the opposite order?",
+        # Nor a rare compound the documents write as two words: 'white space'.
+        "How do I keep the whitespace at the ends of names?",
     ],
 )
 def test_answer_to_a_question_in_the_documents_words_carries_no_caution(question: str) -> None:

@@ -261,12 +261,30 @@ _YEAR = re.compile(r"1\d\d\d|20\d\d")
 
 def written_nowhere(word: str, texts: list[str]) -> bool:
     """Whether the documents write `word` in no spelling: not its own nor its family's
-    (see same_name), nor one a typo away (see near_spellings). This reads all the
-    documents' words, so the caller asks only when none of its index terms was found."""
+    (see same_name), nor one a typo away (see near_spellings), nor as two words (see
+    written_apart). This reads all the documents' words, so the caller asks only when
+    none of its index terms was found."""
     vocabulary = _latin_words(texts)
     if fold(word).lower() in vocabulary:
         return False
-    return not same_name(word, vocabulary, texts) and not near_spellings(word, vocabulary)
+    if same_name(word, vocabulary, texts) or near_spellings(word, vocabulary):
+        return False
+    return not written_apart(word, texts)
+
+
+LEAST_PART = 3
+"""Least letters of each part of a compound written as two words: 'white space'."""
+
+
+def written_apart(word: str, texts: list[str]) -> bool:
+    """Whether the documents write the compound `word` as two words or hyphenated:
+    'whitespace' as 'white space', 'timeout' as 'time-out'."""
+    if not word.isalpha() or len(word) < 2 * LEAST_PART:
+        return False
+    parts = [(word[:k], word[k:]) for k in range(LEAST_PART, len(word) - LEAST_PART + 1)]
+    pattern = "|".join(f"{re.escape(a)}[ \t-]{re.escape(b)}" for a, b in parts)
+    apart = re.compile(rf"(?<![^\W\d_])(?:{pattern})(?![^\W\d_])", re.IGNORECASE)
+    return any(apart.search(text) for text in texts)
 
 
 def _ranges_ending(year: str) -> re.Pattern[str]:
