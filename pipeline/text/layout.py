@@ -149,8 +149,9 @@ _INLINE_TERM = re.compile(r" *(\S+(?: \S+)*?)(?: {2,}|\t+)(?=\S)")
 _WORD_GAP = re.compile(r"[^\s.!?:;。]  +\S")
 _CJK_STOPS = frozenset("。、，．！？；")
 """Two spaces or more after a word, not a sentence: justified text."""
-# Terms that are plainly options, escapes or placeholders: '-e', '--login', '\j', '~.', '%%'.
-_OPTIONISH = re.compile(r"[-+\\~%$@\[]")
+# Terms that are plainly options, escapes or placeholders: '-e', '--login', '\j', '~.', '%%';
+# maybe in the quotes of Texinfo's info files ('‘-N’').
+_OPTIONISH = re.compile(r"[‘`]?[-+\\~%$@\[]")
 # A call's signature alone: 'debounce_.debounce(function, wait, [immediate])', 'f(x, *args)'.
 _SIGNATURE = re.compile(r"[\w$]+(?:\.[\w$]+)*\((?:[^()\n]|\([^()\n]*\))*\)")
 # A line opening a sentence of prose: a capitalized word, then at least three more words.
@@ -332,7 +333,7 @@ def analyse(text: str, page_starts: Sequence[int] = (), *, lean: bool = False) -
     1.2x instead of 2.4x on licences, at ~1.5x the time of the pass.
     """
     lines = _Lines(text, lean)
-    furniture = _furniture(lines, page_starts) | _man_title(lines)
+    furniture = _furniture(lines, page_starts) | _man_title(lines) | _info_nodes(lines)
     return _Analyser(lines, furniture, markdown=not page_starts).run()
 
 
@@ -351,6 +352,7 @@ class _Analyser:
         self.items: list[_Item] = []
         self.last = -1  # the last block added
         self.adornments: dict[str, int] = {}  # reStructuredText underline -> heading level
+        self.setext_first: bool | None = None  # the first underline is '=' or '-
         self.marked = 0  # the level of the last heading the text marks ('## ...'), if any
 
     def run(self) -> Structure:
@@ -473,14 +475,21 @@ class _Analyser:
     def _underline_level(self, i: int) -> int:
         """The level of the heading on line i if the next line underlines it, else 0:
         Markdown's '=' is 1 and '-' 2; reStructuredText's other characters come after, in
-        the order the text first uses them (its sections nest by that order)."""
+        the order the text first uses them (its sections nest by that order). A text whose
+        first underline is none of Markdown's ranks '=' and '-' by that order too: an info
+        file's chapters are underlined with '*', their sections with '='."""
         underline = self.l.lines[i + 1]
-        if _SETEXT.match(underline):
+        setext = _SETEXT.match(underline)
+        if setext and self.setext_first is None:
+            self.setext_first = True
+        if setext and self.setext_first:
             return 1 if "=" in underline else 2
-        adornment = _ADORNMENT.match(underline)
+        adornment = setext or _ADORNMENT.match(underline)
         if adornment is None or len(underline.strip()) < len(self.l.content(i)):
             return 0
-        return self.adornments.setdefault(adornment.group(1), 3 + len(self.adornments))
+        if self.setext_first is None:
+            self.setext_first = False
+        return self.adornments.setdefault(underline.strip()[:1], 3 + len(self.adornments))
 
     def _heading(self, first: int, last: int, level: int) -> int:
         while self.headings and self.headings[-1][0] >= level:
@@ -1065,6 +1074,20 @@ def _furniture(lines: _Lines, page_starts: Sequence[int]) -> set[int]:
         line for _, line in edges if shapes[re.sub(r"\d+", "#", lines.content(line))] >= least
     )
     return found
+
+
+# A Texinfo info file's node line ('File: wget.info,  Node: Wgetrc Location,  Next: ...'):
+# where an info reader stands, not text.
+_INFO_NODE = re.compile(
+    r"^File: [^,\s]+,[ \t]+Node: [^,\n]+(?:,[ \t]+\w+: [^,\n]+)*$", re.MULTILINE
+)
+
+
+def _info_nodes(lines: _Lines) -> set[int]:
+    """An info file's node lines (_INFO_NODE)."""
+    return {
+        bisect.bisect_right(lines.starts, m.start()) - 1 for m in _INFO_NODE.finditer(lines.text)
+    }
 
 
 def _man_title(lines: _Lines) -> set[int]:

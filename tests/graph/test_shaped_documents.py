@@ -1944,3 +1944,61 @@ generates. The default behavior of this option is platform-specific.
 def test_a_sentence_stating_the_asked_attribute_belongs_to_the_section_it_is_under() -> None:
     result = ask(FLAGS_REFERENCE, "What is the default for debuginfo?")
     assert "0 or none: no debug info at all (the default)." in result.answer
+
+
+# Texinfo's info format: node lines after a \x1f, option names in quotes, one per line.
+INFO_MANUAL = """\x1f
+File: fetch.info,  Node: Top,  Next: Download Options,  Up: (dir)
+
+Fetch
+*****
+
+* Menu:
+
+* Download Options::   How Fetch downloads.
+* Startup File::       Fetch reads commands from ‘.fetchrc’ upon startup.
+
+\x1f
+File: fetch.info,  Node: Download Options,  Next: Directory Options,  Prev: Logging,  Up: Invoking
+
+2.5 Download Options
+====================
+
+‘-nc’
+‘--no-clobber’
+     When running Fetch with ‘-N’, the decision as to whether or not to
+     download a newer copy of a file depends on the local and remote
+     timestamps.  ‘-nc’ may not be specified at the same time as ‘-N’.
+
+‘-N’
+‘--timestamping’
+     Turn on time-stamping.  *Note Time-Stamping::, for details.
+
+‘--no-if-modified-since’
+     Do not send If-Modified-Since header in ‘-N’ mode.  Send a
+     preliminary HEAD request instead.
+
+\x1f
+File: fetch.info,  Node: Startup File,  Next: Examples,  Prev: Download Options,  Up: Top
+
+6 Startup File
+**************
+
+Fetch reads ‘.fetchrc’ upon startup, recognizing a limited set of
+commands.
+"""
+
+
+def test_an_info_files_option_is_the_entry_its_quoted_names_name() -> None:
+    result = ask(INFO_MANUAL, "What does the -N option do?")
+    assert result.answer.startswith("‘-N’ ‘--timestamping’: Turn on time-stamping.")
+
+
+def test_an_info_files_node_lines_are_never_cited() -> None:
+    result = ask(INFO_MANUAL, "Which node comes after the startup file?")
+    assert not any("Node:" in c.quote for c in result.citations)
+
+
+def test_an_info_files_menu_entry_is_no_answer() -> None:
+    result = ask(INFO_MANUAL, "When does Fetch read commands from .fetchrc?")
+    assert result.answer.startswith("Fetch reads ‘.fetchrc’ upon startup")

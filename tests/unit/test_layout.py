@@ -628,3 +628,15 @@ def test_a_settings_blocks_lines_are_settings_under_their_sections(
         for unit, section in passages.settings.items()
     }
     assert found == settings
+
+
+def test_an_info_files_chapters_hold_its_sections_whatever_markdown_ranks_first() -> None:
+    # Texinfo underlines a chapter with '*' and a section with '='; Markdown ranks '=' first.
+    text = (
+        "1 Overview\n**********\n\nFetch downloads files.\n\n"
+        "1.1 Download Options\n====================\n\nFetch retries.\n\n"
+        "2 Startup File\n**************\n\nFetch reads .fetchrc upon startup.\n"
+    )
+    s = analyse(text)
+    startup = _find(text, s, Kind.PARAGRAPH, "Fetch reads")
+    assert [text[s[h].start : s[h].end] for h in s.heading_path(startup)] == ["2 Startup File"]

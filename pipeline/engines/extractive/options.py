@@ -119,8 +119,9 @@ def entry_names(term: str) -> list[str]:
     """The names a term line opens with, first as written: ['-m', '--max-time'] of
     '-m, --max-time <seconds>', ['--color'] of '--color[=WHEN]', ['read'] of 'read [-ers]';
     an option's term of several lines names it on each: ['-w', '--wait'] of wget's
-    '-w seconds' over '--wait=seconds'."""
-    lines = term.splitlines()
+    '-w seconds' over '--wait=seconds'; quotes around a name are no part of it (a Texinfo
+    info file's '‘-N’' over '‘--timestamping’')."""
+    lines = term.translate(_NAME_QUOTES).splitlines()
     names = _opening_names(lines[0]) if lines else []
     if names and names[0].startswith("-"):
         for line in lines[1:MOST_NAMES]:
@@ -130,6 +131,7 @@ def entry_names(term: str) -> list[str]:
     return [_bare(name) for name in names]
 
 
+_NAME_QUOTES = str.maketrans("", "", "‘’")
 # What stands between two names of one option: '-N or --LINE-NUMBERS', '--sort-keys / -S'.
 _BETWEEN_NAMES = frozenset(("/", "|", "or"))
 

@@ -60,6 +60,8 @@ _NAMES_BEFORE = re.compile(
     r"(?:This|These|Such|That|Those)\b[^.;:!?]{0,40}?\s(?:is|are)\s+(?:(?:\w+ly|also|often)\s+)?"
     r"(?:called|termed|named|known\s+as|referred\s+to\s+as)\b"
 )
+# An info file's menu entry, which names a node to go to: "* cmp Options:: Summary of ...".
+_INFO_MENU_ENTRY = re.compile(r"[^:\n]{1,60}::(?:\s|$)")
 _LINKS_ONLY = re.compile(rf"\s*(?:{_LINK}[ \t\n,;|·]*)+\.?\s*$")
 # Markdown's link reference definitions, which the rendered page does not show at all:
 # '[`maxBuffer` and Unicode]: #maxbuffer-and-unicode'.
@@ -231,12 +233,15 @@ class Passages:
     def links_only(self, unit: int) -> bool:
         """The unit is links alone, in a list item or a paragraph: a table of contents'
         '1. [Install](...)', a badge, '[Get an API key here](...)', which point elsewhere
-        rather than say anything; or link reference definitions, which say nothing shown."""
+        rather than say anything; or link reference definitions, which say nothing shown;
+        or an info file's menu entry."""
         if self.kinds[unit] not in (Kind.ITEM, Kind.PARAGRAPH):
             return False
         start, end = self.spans[unit]
         text = without_marker(self.text[start:end])
         if _LINKS_ONLY.match(text) is not None or _LINK_DEFINITIONS.match(text) is not None:
+            return True
+        if self.kinds[unit] == Kind.ITEM and _INFO_MENU_ENTRY.match(text) is not None:
             return True
         return unit in self._contents_entries
 
