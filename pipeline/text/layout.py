@@ -352,7 +352,8 @@ class _Analyser:
         self.items: list[_Item] = []
         self.last = -1  # the last block added
         self.adornments: dict[str, int] = {}  # reStructuredText underline -> heading level
-        self.setext_first: bool | None = None  # the first underline is '=' or '-
+        # whether the text's first underline is Markdown's ('=' or '-'); None before any
+        self.setext_first: bool | None = None
         self.marked = 0  # the level of the last heading the text marks ('## ...'), if any
 
     def run(self) -> Structure:

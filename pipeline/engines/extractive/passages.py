@@ -302,8 +302,9 @@ class Passages:
 
     @cached_property
     def settings(self) -> dict[int, int]:
-        """Each setting line of a settings block ('opt-level = 3' under '[profile.release]',
-        see _settings_block) -> the unit of the section line above it, or -1 if none.
+        """Each setting line of a settings block ('opt-level = 3' under '[profile.release]':
+        a code block of sections and settings alone, see _setting_kind) -> the unit of the
+        section line above it, or -1 if none.
         A setting states a value, as a table row does, and its section names whose."""
         found: dict[int, int] = {}
         for block, item in enumerate(self.structure):
@@ -335,10 +336,10 @@ class Passages:
         allows: '[alias]' says nothing alone."""
         start, end = self.spans[unit]
         for setting in self.sections_of_settings[unit]:
-            if self._code(start, self.spans[setting][1]).count("\n") - 1 > EXAMPLE_MAX_LINES:
+            if self._code((start, self.spans[setting][1])).count("\n") - 1 > EXAMPLE_MAX_LINES:
                 break
             end = self.spans[setting][1]
-        return Shown(start, end, self._code(start, end))
+        return Shown(start, end, self._code((start, end)))
 
     @cached_property
     def term_parents(self) -> list[tuple[int, int]]:
@@ -517,9 +518,9 @@ class Passages:
             return self._settings_section(unit)
         if kind == Kind.CODE and self.settings.get(unit, -1) >= 0:
             section = self.spans[self.settings[unit]]  # whose setting it is: '[net]' / 'retry = 3'
-            return Shown(start, end, self._code(*section)[:-4] + self._code(start, end)[3:])
+            return Shown(start, end, self._code(section, (start, end)))
         if kind == Kind.CODE:
-            return Shown(start, end, self._code(start, end))
+            return Shown(start, end, self._code((start, end)))
         if kind == Kind.HEADING:
             return self._heading(unit)
         if kind == Kind.TERM:
@@ -1017,7 +1018,7 @@ class Passages:
             if unit != lead and code != block:
                 continue
             item = self.structure[code]
-            body = self._code(item.start, item.end)
+            body = self._code((item.start, item.end))
             if body.count("\n") - 1 > EXAMPLE_MAX_LINES:
                 return None
             return Shown(self.spans[lead][0], item.end, f"{self._read_lead(lead)}\n{body}")
@@ -1043,7 +1044,7 @@ class Passages:
         item = self.structure[block]
         if self.first[block] < 0 or item.kind not in (Kind.PARAGRAPH, Kind.CODE):
             return None
-        line = self._code(item.start, item.end)[4:-4] if item.kind == Kind.CODE else None
+        line = self._code((item.start, item.end))[4:-4] if item.kind == Kind.CODE else None
         if line is None:
             raw, above = self._with_line_above(block)
             if _indent(raw) <= _indent(above):
@@ -1059,11 +1060,12 @@ class Passages:
             self.text[self.text.rfind("\n", 0, before.start) + 1 : before.end],
         )
 
-    def _code(self, start: int, end: int) -> str:
-        line_start = self.text.rfind("\n", 0, start) + 1
-        lines = [
-            line for line in self.text[line_start:end].split("\n") if not _FENCE_LINE.match(line)
-        ]
+    def _code(self, *spans: tuple[int, int]) -> str:
+        """The code of `spans` (start, end), dedented and fenced as one block."""
+        lines = []
+        for start, end in spans:
+            line_start = self.text.rfind("\n", 0, start) + 1
+            lines += [x for x in self.text[line_start:end].split("\n") if not _FENCE_LINE.match(x)]
         indent = min((len(x) - len(x.lstrip()) for x in lines if x.strip()), default=0)
         body = "\n".join(line[indent:].rstrip() for line in lines).strip("\n")
         return f"```\n{body}\n```"
