@@ -232,7 +232,7 @@ def evaluate_needles(folder: Path, settings: Settings) -> None:
     docs = {d["doc_id"]: d["text"] for d in read_jsonl(folder / "docs.jsonl")}
     found: dict[tuple[int, int], list[bool]] = defaultdict(list)
     for question in read_jsonl(folder / "longdoc_qa.jsonl"):
-        one, _, _ = score(question, docs[question["doc_id"]], settings)
+        one, _, _, _ = score(question, docs[question["doc_id"]], settings)
         found[(question["context_words"], question["depth_percent"])].append(one)
     lengths = sorted({k[0] for k in found})
     depths = sorted({k[1] for k in found})
