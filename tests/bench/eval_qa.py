@@ -11,7 +11,10 @@ articles, single spaces; for CJK, NFKC and no spaces):
 - top-3: a gold answer occurs in one of the first three cited sentences;
 - refused: an answerable question got the not-found answer;
 - wrong article: the same question asked of an unrelated document (7 places on in id
-  order) got an answer rather than not-found.
+  order) got an answer rather than not-found;
+- with a caution: the share of right answers (top-1), of wrong-article answers and of
+  answered unanswerable questions that carry AskResult.missing_terms, which the CLI and
+  web page show as a caution (noise on the first, a warning where it counts on the others).
 Sets (`--only squad,needles,twins,unanswerable,cjk,long`, all by default):
 - squad: SQuAD v1.1 dev articles (1,520 questions, 38 articles), with the wrong-article rate;
 - needles: needle-in-a-haystack essays;
