@@ -142,6 +142,7 @@ def test_a_row_of_a_table_aligned_with_spaces_is_read_with_its_header(
     result = _ask(ALIGNED_TABLES, question)
     assert result.answer.startswith(row)
     assert "Code: Meaning" not in result.answer  # the header alone says nothing
+    assert not any(c.quote.startswith("field ") for c in result.citations)  # nor is cited
 
 
 def test_a_question_that_asks_how_gets_the_steps_under_the_lead_in() -> None:

@@ -301,6 +301,14 @@ class Passages:
         return self.kinds[unit] in _LABELS
 
     @cached_property
+    def header_rows(self) -> frozenset[int]:
+        """The units of table header rows: they name a table's columns, as a heading names
+        a section, and shown alone ('field   allowed values') say nothing."""
+        return frozenset(
+            parent for unit, parent in self.term_parents if self.kinds[unit] == Kind.ROW
+        )
+
+    @cached_property
     def settings(self) -> dict[int, int]:
         """Each setting line of a settings block ('opt-level = 3' under '[profile.release]':
         a code block of sections and settings alone, see _setting_kind) -> the unit of the

@@ -1500,7 +1500,7 @@ class _Scorer:
             score *= 1 + TYPE_BOOST  # 'The default is typically 100 connections.', its own
         elif self.listed and passages.leads_list(sid) and self._names_list(sid):
             score *= 1 + LIST_BOOST  # 'But there are also disadvantages:' and its list
-        elif passages.is_label(sid):
+        elif passages.is_label(sid) or sid in passages.header_rows:
             score *= HEADING_WEIGHT
         elif passages.links_only(sid):
             score *= LINKS_WEIGHT  # a table of contents' '1. [Install](...#install)'
