@@ -248,3 +248,25 @@ def test_acronym_or_version_the_documents_never_spell_gets_not_found(question: s
     result = ask(LICENCES, question)
     assert result.answer == NOT_FOUND["en"]
     assert result.citations == []
+
+
+# One page per error code, as a compiler's error index is.
+ERROR_PAGES = [
+    {
+        "id": "E0101.html",
+        "text": "# Error code E0101\n\nA value was borrowed as mutable more than once.\n\n"
+        "Borrow it once, or borrow it again only after the first borrow ends.\n",
+    },
+    {
+        "id": "E0202.html",
+        "text": "# Error code E0202\n\nThe crate was compiled for another target.\n\n"
+        "This error can be fixed by recompiling either crate for one target.\n",
+    },
+]
+
+
+def test_a_passage_lacking_the_asked_name_is_not_cited_beside_one_holding_it() -> None:
+    result = ask(ERROR_PAGES, "How do I fix error E0101?")
+    assert result.citations
+    assert {c.document for c in result.citations} == {"E0101.html"}
+    assert result.missing_terms == []

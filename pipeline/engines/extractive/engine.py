@@ -136,6 +136,7 @@ class ExtractiveEngine:
         # Keep half the sentences, or as many as the largest input had if that is more:
         # two or more findings with evidence then always shrink (3 findings x 3 quotes ->
         # 5), and a summary's group of 7 chunks x 2 sections keeps 7 sections, not 2.
+        findings = _naming(findings)
         pool = _distinct(e for f in findings for e in f.evidence)
         keep = max(max(len(f.evidence) for f in findings), math.ceil(len(pool) / 2))
         evidence = sorted(pool, key=lambda e: -e.score)[:keep]
@@ -152,6 +153,7 @@ class ExtractiveEngine:
         )
 
     async def answer(self, findings: list[Finding], question: str, meter: Meter) -> Draft:
+        findings = _naming(findings)
         pool = _unrepeated(
             sorted(
                 _distinct(e for f in findings for e in f.evidence),
@@ -477,6 +479,26 @@ def _without_shown_lead(reads: str, shown: list[str]) -> str:
         if any(without_marker(part).startswith(lead.rstrip()) for part in shown):
             return reads[colon:]
     return reads
+
+
+def _naming(findings: list[Finding]) -> list[Finding]:
+    r"""The findings less those lacking a question name that a finding naming them all
+    outranks. Asked 'How do I fix E0499?' of the compiler's error pages, E0461's 'This
+    error can be fixed by:' ranks below E0499's own page, lacks 'E0499', and would be cited
+    beside it and bring its caution to a right answer. One that outranks every naming
+    finding stays (scoring weighed its lack already): bash's '\j  the number of jobs
+    currently managed by the shell' for 'What does \j display in the PS1 prompt?', under
+    a PROMPTING section that names PS1 far above it."""
+    naming = [_top(f) for f in findings if f.evidence and not f.missing_terms]
+    if not naming:
+        return findings
+    best = max(naming)
+    return [f for f in findings if not f.missing_terms or _top(f) > best]
+
+
+def _top(finding: Finding) -> float:
+    """The score of a finding's best evidence; 0 for none."""
+    return max((e.score for e in finding.evidence), default=0.0)
 
 
 def _distinct(evidence: Iterable[Evidence]) -> list[Evidence]:
