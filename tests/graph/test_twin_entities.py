@@ -270,3 +270,29 @@ def test_a_passage_lacking_the_asked_name_is_not_cited_beside_one_holding_it() -
     assert result.citations
     assert {c.document for c in result.citations} == {"E0101.html"}
     assert result.missing_terms == []
+
+
+MANUAL_JA = """# tidy(1)
+
+tidy はディレクトリのファイルを名前順に一覧表示する。
+
+## オプション
+
+-s, --size
+    ファイルサイズ順にソートする。
+
+-r, --reverse
+    逆順にソートする。
+"""
+
+
+def test_a_japanese_answer_that_never_says_a_word_of_the_question_carries_a_caution() -> None:
+    result = ask(MANUAL_JA, "tidy でファイルを暗号化するには？")
+    assert result.citations
+    assert result.missing_terms == ["暗号化"]
+
+
+def test_a_japanese_answer_in_the_documents_words_carries_no_caution() -> None:
+    result = ask(MANUAL_JA, "ファイルを逆順にソートするには？")
+    assert "逆順にソートする" in result.answer
+    assert result.missing_terms == []

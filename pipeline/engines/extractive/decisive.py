@@ -51,7 +51,7 @@ from pipeline.engines.extractive.terms import (
 )
 from pipeline.engines.extractive.units import FUNCTION_CHARS
 from pipeline.text.layout import analyse
-from pipeline.text.scripts import CJK, HAN, HANGUL
+from pipeline.text.scripts import CJK, HAN, HANGUL, KANA
 from pipeline.text.structure import Kind
 
 NAME_SHARE = 0.8
@@ -84,6 +84,7 @@ _LATIN_WORD = re.compile(rf"[^\W_{CJK}]+(?:[-.'’][^\W_{CJK}]+)*")
 _NAME_CHAR = re.compile(f"[{HAN}\u30a1-\u30fa\u30fc{HANGUL}]")
 _HAS_CJK = re.compile(f"[{CJK}]")
 _HAN_CHAR = re.compile(f"[{HAN}]")
+_KANA_CHAR = re.compile(f"[{KANA}]")
 _PARTICLES = FUNCTION_CHARS - QUESTION_CHARS
 """Function characters that are no question word: a name may follow one (于 of '位于南港')."""
 
@@ -110,7 +111,8 @@ class Decisive:
     holds them ('GPLv3' everywhere in the GPL's text, whose title is its name)."""
     unwritten: list[str] = field(default_factory=list)
     """Rare words of an English question the documents write in no spelling: 'encrypt' of
-    'How do I encrypt files with ls?' (see rare_unwritten). They name no thing, and a
+    'How do I encrypt files with ls?' (see rare_unwritten); a Japanese one's '暗号化' (see
+    unheld_words). They name no thing, and a
     paraphrase may stand for them, so they refuse nothing; an answer is shown with a
     caution that it does not say them."""
 
@@ -188,6 +190,42 @@ def unknown_cjk_words(
             unknown.append(question[run[0] : run[-1] + 1])
         run = []
     return unknown
+
+
+UNHELD_RUN = 3
+"""Least characters of a run of a Japanese question the documents never write (see
+unheld_words) for an answer to carry a caution: '暗号化' (encrypt) of
+'ls でファイルを暗号化するには？'. Two-character runs cautioned 0.12 of JSQuAD dev's right
+answers, three 0.007. Chinese questions are runs of ideographs end to end: at three, 0.15
+of CMRC2018 dev's right answers and 0.43 of DRCD's were cautioned, so they get none."""
+
+
+def unheld_words(question: str, terms: Iterable[str], present: set[str]) -> list[str]:
+    """Runs of UNHELD_RUN or more characters of a Japanese question that its searched
+    bigrams cover and no bigram the documents write does: words it asks with that the
+    documents never write, though they may use each character ('暗号化' asked of a manual
+    that writes neither 暗号 nor 号化). A caution, as rare_unwritten is for English."""
+    if _KANA_CHAR.search(question) is None:
+        return []  # Chinese or Korean (see UNHELD_RUN)
+    folded = fold(question)
+    searched: set[int] = set()
+    covered: set[int] = set()
+    for gram in (t for t in terms if is_cjk_term(t) and len(t) > 1):
+        for match in re.finditer(re.escape(gram), folded):
+            span = range(match.start(), match.end())
+            searched.update(span)
+            if gram in present:
+                covered.update(span)
+    unheld: list[str] = []
+    run: list[int] = []
+    for index, char in enumerate(folded + " "):
+        if index in searched and index not in covered and _NAME_CHAR.match(char):
+            run.append(index)
+            continue
+        if len(run) >= UNHELD_RUN:
+            unheld.append(question[run[0] : run[-1] + 1])
+        run = []
+    return unheld
 
 
 def _asks(folded: str, run: list[int]) -> bool:
@@ -435,6 +473,9 @@ def decide(
         present = {t for t in terms if df.get(t)}
         unknown = unknown_cjk_words(question, terms, present, functools.partial(uses, texts))
         absent += [w for w in unknown if w not in absent]
+        unheld = [w for w in unheld_words(question, terms, present) if w not in absent]
+    else:
+        unheld = []
     # A name the documents use everywhere is their topic: a passage need not repeat it.
     topic = max(TOPIC_SHARE * usage.sentences, TOPIC_LEAST)
     required = [g for g in groups if all(df.get(t, 0) <= topic for t in g)]
@@ -455,9 +496,8 @@ def decide(
         variants=variants,
         aliases=aliases,
         titled=_titled(required, {**variants, **aliases}, texts, ids) if ids and required else {},
-        unwritten=rare_unwritten(
-            question, terms, usage, texts, {*absent, *words_of(groups, surface)}
-        ),
+        unwritten=unheld
+        + rare_unwritten(question, terms, usage, texts, {*absent, *words_of(groups, surface)}),
     )
 
 
@@ -474,10 +514,7 @@ def rare_unwritten(
     tells). 'encrypt' (rarity 5.2) of 'How do I encrypt files with ls?' asked of ls's
     manual; not 'files' (3.2), which any text may say another way."""
     if not weighs(question):
-        # CJK: no word frequencies (see rarity.weighs). Runs of question characters whose
-        # bigrams the documents never write were tried in their place: they cautioned 0.12
-        # of the right answers on JSQuAD dev and half of them on the Chinese dev sets.
-        return []
+        return []  # CJK: no word frequencies (see rarity.weighs); see unheld_words
     found: list[str] = []
     for match in _LATIN_WORD.finditer(question):
         word = _POSSESSIVE.sub("", match.group()) or match.group()
