@@ -1086,6 +1086,8 @@ _INFO_NODE = re.compile(
 
 def _info_nodes(lines: _Lines) -> set[int]:
     """An info file's node lines (_INFO_NODE)."""
+    if "Node: " not in lines.text:
+        return set()  # most texts: one substring search, not a scan by the pattern
     return {
         bisect.bisect_right(lines.starts, m.start()) - 1 for m in _INFO_NODE.finditer(lines.text)
     }

@@ -170,12 +170,8 @@ def unknown_cjk_words(
     With 山下倉庫 and 川村倉庫 in the documents, 芦田倉庫の入館コード leaves 芦田
     uncovered (芦田 and 田倉 occur nowhere; 倉庫 covers 倉 and 庫) and 芦 is unused.
     """
-    covered: set[int] = set()
     folded = fold(question)
-    grams = [t for t in terms if is_cjk_term(t) and t in present]
-    for gram in grams:
-        for match in re.finditer(re.escape(gram), folded):
-            covered.update(range(match.start(), match.end()))
+    covered = _positions(folded, [t for t in terms if is_cjk_term(t) and t in present])
     unknown: list[str] = []
     run: list[int] = []
     for index, char in enumerate(folded + " "):
@@ -208,14 +204,9 @@ def unheld_words(question: str, terms: Iterable[str], present: set[str]) -> list
     if _KANA_CHAR.search(question) is None:
         return []  # Chinese or Korean (see UNHELD_RUN)
     folded = fold(question)
-    searched: set[int] = set()
-    covered: set[int] = set()
-    for gram in (t for t in terms if is_cjk_term(t) and len(t) > 1):
-        for match in re.finditer(re.escape(gram), folded):
-            span = range(match.start(), match.end())
-            searched.update(span)
-            if gram in present:
-                covered.update(span)
+    grams = [t for t in terms if is_cjk_term(t) and len(t) > 1]
+    searched = _positions(folded, grams)
+    covered = _positions(folded, [g for g in grams if g in present])
     unheld: list[str] = []
     run: list[int] = []
     for index, char in enumerate(folded + " "):
@@ -226,6 +217,15 @@ def unheld_words(question: str, terms: Iterable[str], present: set[str]) -> list
             unheld.append(question[run[0] : run[-1] + 1])
         run = []
     return unheld
+
+
+def _positions(folded: str, grams: Iterable[str]) -> set[int]:
+    """The positions of the folded question that `grams` cover where it writes them."""
+    found: set[int] = set()
+    for gram in grams:
+        for match in re.finditer(re.escape(gram), folded):
+            found.update(range(match.start(), match.end()))
+    return found
 
 
 def _asks(folded: str, run: list[int]) -> bool:
@@ -486,24 +486,20 @@ def decide(
     required += [[v] for v in versions if 0 < df.get(v, 0) <= topic and [v] not in required]
     if not _HAS_CJK.search(question):  # 'in 2015': when, not which thing (see _is_time)
         required = [g for g in required if not all(_is_time(surface.get(t, t)) for t in g)]
+    words = {
+        **{t: surface.get(t, t) for g in groups for t in g},
+        **{v: v.removeprefix(LITERAL) for v in versions},
+    }
     return Decisive(
         groups=required,
-        words={
-            **{t: surface.get(t, t) for g in groups for t in g},
-            **{v: v.removeprefix(LITERAL) for v in versions},
-        },
+        words=words,
         absent=absent,
         variants=variants,
         aliases=aliases,
         titled=_titled(required, {**variants, **aliases}, texts, ids) if ids and required else {},
         unwritten=unheld
-        + rare_unwritten(question, terms, usage, texts, {*absent, *words_of(groups, surface)}),
+        + rare_unwritten(question, terms, usage, texts, {*absent, *words.values()}),
     )
-
-
-def words_of(groups: list[list[str]], surface: dict[str, str]) -> list[str]:
-    """The question's own words for the terms of `groups`."""
-    return [surface.get(t, t) for g in groups for t in g]
 
 
 def rare_unwritten(

@@ -301,6 +301,13 @@ class Passages:
         return self.kinds[unit] in _LABELS
 
     @cached_property
+    def _labels_if_matching(self) -> list[tuple[int, int]]:
+        """(unit, label unit) of each field under its heading and each setting under its
+        section: a unit takes its label's words only when it matches the question itself."""
+        fields = [(item, self.first[heading]) for item, heading in self.field_headings.items()]
+        return fields + [(unit, section) for unit, section in self.settings.items() if section >= 0]
+
+    @cached_property
     def header_rows(self) -> frozenset[int]:
         """The units of table header rows: they name a table's columns, as a heading names
         a section, and shown alone ('field   allowed values') say nothing."""
@@ -419,17 +426,12 @@ class Passages:
                 own = counts.setdefault(unit, {})
                 for term, count in above.items():
                     own.setdefault(term, count * share)
-        # ... and each setting its section's, when it matches the question itself:
-        # 'opt-level = 3' under '[profile.release]'; not 't = "test"' under '[alias]'
-        for unit, section in self.settings.items():
-            section_said, setting_said = counts.get(section), counts.get(unit)
-            if section_said and setting_said:
-                for term, count in section_said.items():
-                    setting_said.setdefault(term, count)
-        # ... and each field its heading's, when it matches the question itself ('default'
-        # of 'What is the default value of build.jobs?'): 'Type: array' says nothing asked
-        for item, heading in self.field_headings.items():
-            named, said = counts.get(self.first[heading]), counts.get(item)
+        # ... and each field its heading's and each setting its section's, when it matches
+        # the question itself ('default' of 'What is the default value of build.jobs?';
+        # 'opt-level = 3' under '[profile.release]'): 'Type: array' and 't = "test"' under
+        # '[alias]' say nothing asked
+        for unit, label in self._labels_if_matching:
+            named, said = counts.get(label), counts.get(unit)
             if named and said:
                 for term, count in named.items():
                     said.setdefault(term, count)

@@ -38,7 +38,7 @@ def rarity(question: str, terms: list[str]) -> dict[str, float]:
     that of its commonest spelling there; any other (a spelling or an alias the documents
     use, see decisive.py) its own. A word English does not use weighs MOST_COMMON."""
     spelled = _spelled(question)
-    return {t: spelled[t] if t in spelled else _rarity(t) for t in terms}
+    return {t: spelled[t] if t in spelled else word_rarity(t) for t in terms}
 
 
 @functools.lru_cache(maxsize=64)
@@ -46,15 +46,11 @@ def _spelled(question: str) -> dict[str, float]:
     rare: dict[str, float] = {}
     for word in WORD.findall(question):
         for term in tokens(word):
-            rare[term] = min(rare.get(term, MOST_COMMON), _rarity(word))
+            rare[term] = min(rare.get(term, MOST_COMMON), word_rarity(word))
     return rare
 
 
+@functools.lru_cache(maxsize=4096)
 def word_rarity(word: str) -> float:
     """A word's rarity in English: 'encrypt' 5.2, 'files' 3.2."""
-    return _rarity(word)
-
-
-@functools.lru_cache(maxsize=4096)
-def _rarity(word: str) -> float:
     return max(LEAST_RARITY, MOST_COMMON - zipf_frequency(word, "en", wordlist=LIST))
