@@ -227,3 +227,23 @@ def test_a_number_asked_of_without_capitals_is_still_decisive(language: str) -> 
     # a Chinese question has no capitals; the number in it names the status asked about
     text, question, answer = EXIT_STATUS_PAGES[language]
     assert ask(text, question, settings=OFF).answer.startswith(answer)
+
+
+MUSEUM_GUIDE = """The bronze lions at the garden gate were made by Thomas Brock in 1890.
+
+British sculptors of the period made most of the garden statues, which collectors gave to
+the museum.
+"""
+
+
+def test_a_name_describing_what_is_asked_need_not_be_in_its_sentence() -> None:
+    # 'British' says what kind of sculptor is wanted; the sentence naming him need not
+    # repeat it, and one that says 'British' of other sculptors answers another question.
+    result = ask(MUSEUM_GUIDE, "Which British sculptor made the bronze lions?", settings=OFF)
+    assert result.answer.startswith("The bronze lions at the garden gate were made by Thomas")
+
+
+def test_a_describing_name_the_documents_never_write_is_still_not_found() -> None:
+    # Asked of documents that never say 'French', the question may be about other ones.
+    result = ask(MUSEUM_GUIDE, "Which French sculptor made the bronze lions?", settings=OFF)
+    assert result.answer == NOT_FOUND["en"]

@@ -115,6 +115,32 @@ def test_year_outside_every_range_stays_absent(year: str) -> None:
     assert ask(TOWN_HISTORY, question).answer == NOT_FOUND["en"]
 
 
+# Decades the text never names, only their years.
+CAREER = (
+    "In 1884 Tesla worked for Thomas Edison in New York. "
+    "In 1891 Tesla worked for George Westinghouse in Pittsburgh. "
+    "The lamp failed at 1.875 volts."
+)
+
+
+@pytest.mark.parametrize(
+    ("decade", "years", "employer"),
+    [("1880s", ["1884"], "Thomas Edison"), ("1890s", ["1891"], "George Westinghouse")],
+)
+def test_decade_is_held_by_a_year_of_it(decade: str, years: list[str], employer: str) -> None:
+    question = f"Who did Tesla work for in the {decade}?"
+    decisive = build_query(question, [CAREER]).decisive
+    assert decisive.absent == []
+    assert decisive.aliases[decade] == years
+    assert employer in ask(CAREER, question).answer
+
+
+def test_decade_none_of_whose_years_is_written_stays_absent() -> None:
+    question = "Who did Tesla work for in the 1870s?"  # not the '875' of '1.875'
+    assert build_query(question, [CAREER]).decisive.absent == ["1870s"]
+    assert ask(CAREER, question).answer == NOT_FOUND["en"]
+
+
 MARCH = "Mahatma Gandhi led the Salt March in 1930. The march covered 390 kilometres."
 
 

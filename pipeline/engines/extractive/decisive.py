@@ -157,6 +157,28 @@ def named_phrases(question: str) -> list[list[str]]:
     return phrases
 
 
+# 'Which British sculptor ...', 'What Louisiana venue ...': the capitalized words between
+# the question word (and its adjectives: 'Which famous ...') and the lowercase word after them
+_ASKED_KIND_NAMES = re.compile(
+    r"\b(?:[Ww]hich|[Ww]hat)\s+(?P<before>(?:[a-z][\w-]*\s+){0,2}?)"
+    r"(?P<names>(?:[A-Z][\w'’.&-]*\s+)+)(?P<after>[a-z][\w-]*)"
+)
+
+
+def describing_names(question: str) -> list[str]:
+    """Capitalized words that describe the thing asked for rather than name a thing asked
+    about: 'British' of 'Which British sculptor made the memorial?'. The answer is that
+    sculptor, and the sentence naming him need not say he is British; a passage lacking
+    'British' may answer, and documents that never write it may (with a caution). Not
+    'Tesla' of 'What did Tesla patent?', where a function word ('did') stands between."""
+    found: list[str] = []
+    for match in _ASKED_KIND_NAMES.finditer(question):
+        before = match.group("before").split()
+        if all(tokens(w) for w in before) and tokens(match.group("after")):
+            found += [_POSSESSIVE.sub("", w) for w in match.group("names").split()]
+    return found
+
+
 def _cjk_runs(text: str) -> list[str]:
     return [m.group() for m in re.finditer(f"[{CJK}]+", text)]
 
@@ -260,6 +282,7 @@ _NUMBER_NAMES = (
 _TENS = {30: "thirty", 40: "forty", 50: "fifty", 60: "sixty", 70: "seventy", 80: "eighty"}
 _TENS |= {90: "ninety", 100: "hundred", 1000: "thousand"}
 _DECADE = re.compile(r"(?:['’])?(\d0)['’]?s")
+_FULL_DECADE = re.compile(r"(1\d\d|20\d)0['’]?s")
 FAMILY_SUFFIXES = ("an", "ean", "ian", "ish", "ese", "es", "ic", "ical")
 """Endings that turn a name into its people, language or adjective, on stems: 'jew' +
 'ish' (Jews, Jewish), 'europ' + 'ean' (Europe, European), 'bibl' + 'ic' (Bible,
@@ -274,7 +297,8 @@ def same_name(word: str, vocabulary: set[str], texts: list[str]) -> list[str]:
     """Index terms of the documents' own way of writing `word` when they never write it as
     the question does: a year inside a range written short ('1647' -> '1646' of '1646–7'),
     a number in words ('8' -> 'eight', '100' -> 'hundred'), a decade in full ('80s', "80's"
-    -> '1980s'), a name of the same family ('Jewish' -> 'jew'); else []."""
+    -> '1980s') or by its years ('1880s' -> '1882'), a name of the same family ('Jewish'
+    -> 'jew'); else []."""
     if _YEAR.fullmatch(word):  # '1647' of 'imprisoned ... in 1646–7': the range's first year
         ranges = _ranges_ending(word)
         firsts = {m.group(1) or m.group(2) for text in texts for m in ranges.finditer(text)}
@@ -287,6 +311,10 @@ def same_name(word: str, vocabulary: set[str], texts: list[str]) -> list[str]:
     decade = _DECADE.fullmatch(word)
     if decade:
         pattern = re.compile(rf"(?<!\d)\d\d{decade.group(1)}s\b")
+        return sorted({m.group() for text in texts for m in pattern.finditer(text)})
+    decade = _FULL_DECADE.fullmatch(word)
+    if decade:  # '1880s' -> '1882' of 'In 1882 Tesla began working for ...': a year of it
+        pattern = re.compile(rf"(?<![\d.,]){decade.group(1)}\d(?![\d,]|\.\d)")
         return sorted({m.group() for text in texts for m in pattern.finditer(text)})
     if not word.isalpha():
         return []
@@ -454,6 +482,7 @@ def decide(
     aliases = {t: a for g in groups for t in g if (a := _alias(_part(t, surface), texts))}
     missing = list(dict.fromkeys(t for g in groups for t in g if not df.get(t)))
     missing = [t for t in missing if t not in aliases]
+    describing = {t for w in describing_names(question) for t in tokens(w)}
     variants: dict[str, list[str]] = {}
     absent: list[str] = []
     if missing:
@@ -479,6 +508,7 @@ def decide(
     # A name the documents use everywhere is their topic: a passage need not repeat it.
     topic = max(TOPIC_SHARE * usage.sentences, TOPIC_LEAST)
     required = [g for g in groups if all(df.get(t, 0) <= topic for t in g)]
+    required = [g for g in required if not set(g) <= describing]
     # A version is also searched as written ('=v2.14.0'): its parts (v2, 0) are in every
     # release of a changelog, so the topic, and one of them names no release; the version
     # as written names one.
