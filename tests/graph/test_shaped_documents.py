@@ -938,6 +938,37 @@ def test_a_how_to_question_gets_the_section_its_heading_names() -> None:
     assert result.answer.startswith("Upgrading: `pip install -U quickmock`")
 
 
+# A section with no words of its own: its first subsection says how.
+TOOL_README = """# quicktool
+
+## Installing
+
+Install it with `pipx install quicktool`.
+
+## Upgrading
+
+### Upgrading with Homebrew
+
+If you installed quicktool with Homebrew, run:
+
+```sh
+brew upgrade quicktool
+```
+
+### Upgrading with pipx
+
+Run `pipx upgrade quicktool`.
+"""
+
+
+def test_a_heading_whose_section_opens_with_a_subsection_reads_as_that_subsection() -> None:
+    result = _ask(TOOL_README, "How do I upgrade?")
+    assert result.answer.startswith(
+        "Upgrading with Homebrew: If you installed quicktool with Homebrew, run: "
+        "`brew upgrade quicktool`"
+    )
+
+
 def test_a_rst_directive_is_not_read_as_text() -> None:
     result = _ask(RST_README, "When does the mock stop?")
     assert result.answer.startswith("The mock stops when the block ends.")

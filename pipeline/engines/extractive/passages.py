@@ -1115,7 +1115,22 @@ class Passages:
             start = self.spans[unit][0]
             return Shown(start, shown.end, _led(title, shown.text))
         start, end = self.spans[unit]
+        subsection = self._first_subsection(unit)
+        if subsection is not None:  # '## Upgrading' opens with '### Upgrading with Homebrew'
+            shown = self._heading(subsection)
+            return Shown(start, shown.end, _led(title, shown.text))
         return Shown(start, end, title)
+
+    def _first_subsection(self, heading: int) -> int | None:
+        """The heading right under `heading` that opens its first subsection, if its
+        section has no words of its own before it."""
+        following = heading + 1
+        while following < len(self.blocks) and self.links_only(following):
+            following += 1
+        if following >= len(self.blocks) or not self.is_heading(following):
+            return None
+        parent = self.structure.parent(self.blocks[following])
+        return following if parent == self.blocks[heading] else None
 
     def _term(self, unit: int) -> Shown:
         """A term reads with the first sentence of its description."""
