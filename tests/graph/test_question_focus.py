@@ -48,6 +48,20 @@ def test_option_the_question_names_is_not_taken_for_a_restatement() -> None:
     assert "exits with a non-zero status" in " ".join(result.answer.split())
 
 
+@pytest.mark.parametrize(
+    ("question", "entry"),
+    [
+        ("What does C-x C-e do?", "edit-and-execute-command (C-x C-e): Invoke an editor"),
+        ("What does M-C-e do?", "shell-expand-line (M-C-e): Expand the line"),
+        # not 'C-x  C-r is bound to ...', whose last key is C-r
+        ("What does C-r do?", "reverse-search-history (C-r): Search backward"),
+    ],
+)
+def test_a_key_chord_is_searched_as_written(question: str, entry: str) -> None:
+    # its keys are no words: 'C', 'x' and 'e' are in every other line of the manual
+    assert ask(BASH, question).answer.startswith(entry)
+
+
 # A made-up warlord: the question's one-kanji words ('妻', '城') stand alone between particles.
 WARLORD = """蒼井長政は戦国時代の武将である。
 長政は若くして家督を継ぎ、長政の名は近隣に知られた。

@@ -99,6 +99,28 @@ def test_a_literal_is_found_as_written_and_not_inside_a_longer_name() -> None:
     assert literals == [(0, "=-e"), (9, "=-e"), (38, "=-e"), (42, "=--login"), (50, "=-l")]
 
 
+@pytest.mark.parametrize(
+    ("question", "terms"),
+    [
+        ("What does C-x C-e do?", ["=C-x C-e"]),  # a sequence, and no words 'c', 'x', 'e'
+        ("What does Alt-/ do in IDLE?", ["idl", "=Alt-/"]),
+        ("What does Ctrl+Shift+P open?", ["open", "=Ctrl+Shift+P"]),
+        ("What does M-C-e do?", ["=M-C-e"]),
+        ("What is C-SPAN?", ["c", "span"]),  # a name, no chord: one-letter modifiers take one key
+    ],
+)
+def test_a_key_chord_is_a_literal_and_its_keys_are_no_words(
+    question: str, terms: list[str]
+) -> None:
+    assert query_terms(question) == terms
+
+
+def test_a_key_chord_is_not_found_as_the_last_key_of_a_sequence() -> None:
+    text = "C-x  C-r rereads. C-x C-r too. (C-r) searches."
+    hits = TermFinder(query_terms("What does C-r do?")).find(fold(text))
+    assert sorted(p for p, t in hits if t == "=C-r") == [text.index("(C-r)") + 1]
+
+
 def test_a_hyphen_joined_name_with_a_digit_is_a_literal_and_a_date_is_not() -> None:
     assert "=aarch64-apple-darwin" in query_terms("What tier is aarch64-apple-darwin?")
     assert not any(t.startswith("=") for t in query_terms("What happened on 2016-02-07?"))

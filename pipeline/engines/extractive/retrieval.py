@@ -1099,6 +1099,8 @@ def _undefined(question: str, usage: Usage, texts: list[str]) -> list[str]:
     head = defined_head(question)
     if not head or any(usage.df.get(t) for t in tokens(head)):
         return []
+    if any(head in t and n for t, n in usage.df.items() if is_literal(t)):
+        return []  # written as the question writes it: 'C-e' of 'C-x C-e' (a key chord)
     return [head] if written_nowhere(head, texts) else []
 
 

@@ -312,8 +312,16 @@ _OPTION = r"(?<![\w\-])(?:--?[A-Za-z0-9][\w-]*|%[-_0^#]?[A-Za-z])"
 _SPECIAL_PARAMETER = re.compile(r"\$[?#@*!$0-9-]")
 """A shell's special parameter, as a question writes it: '$?', '$#', '$0'."""
 """An option ('-e', '--login') or a format directive ('%y'): what a program's entry names."""
+# A key chord ('Alt-/', 'M-C-e', 'Ctrl+Shift+P', whose last key may be a sign) or a
+# sequence of them ('C-x C-e'), named by its modifiers as editors' manuals write them.
+_KEY = (
+    r"(?:(?:Ctrl|Control|Alt|Shift|Meta|Cmd|Command|Option|Super)[-+])+(?:[A-Za-z0-9]\w*|[^\s\w])"
+    r"|(?:[CMS]-)+\S(?!\w)"  # Emacs' one-letter modifiers take one key: not 'C-SPAN', 'M-16'
+)
+_CHORD = rf"(?<![\w\-+])(?:{_KEY})(?:\s(?:{_KEY}))*"
+_CHORDS = re.compile(_CHORD)
 _LITERAL = re.compile(
-    rf"{_OPTION}|(?<![\w\-])(?:\\[A-Za-z@#$!\[\]]|~[.^#&?A-Za-z]"
+    rf"{_CHORD}|{_OPTION}|(?<![\w\-])(?:\\[A-Za-z@#$!\[\]]|~[.^#&?A-Za-z]"
     r"|\$\{[^}\s]+\}|(?=[\w-]*\d)(?=[\w-]*[A-Za-z])\w+(?:-\w+){2,}(?![\w-])"
     r"|[A-Za-z][A-Za-z0-9]*_\w+)"
     rf"|(?<![\w$]){_SPECIAL_PARAMETER.pattern}(?!\w)"
@@ -362,7 +370,8 @@ def compound_terms(question: str) -> list[str]:
         for verb, particle in (m.groups() for m in _PHRASAL.finditer(question))
         if verb.lower() not in _STOPWORDS
     ]
-    found += [stem(f"{left}{right}".lower()) for left, right in _HYPHENATED.findall(question)]
+    hyphenated = _HYPHENATED.findall(_CHORDS.sub(" ", question))  # not 'C-x' (a chord)
+    found += [stem(f"{left}{right}".lower()) for left, right in hyphenated]
     return list(dict.fromkeys(found))
 
 
@@ -375,7 +384,9 @@ def query_terms(question: str) -> list[str]:
 
     Literal names come after the words: 'What does ssh -N do?' -> ['ssh', 'n', '=-N'].
     """
-    terms = list(dict.fromkeys(tokens(question) + lone_kanji(question)))
+    # a chord's keys are no words: 'C-x C-e' is searched as written, not as 'c', 'x', 'e'
+    words = _CHORDS.sub(" ", question)
+    terms = list(dict.fromkeys(tokens(words) + lone_kanji(question)))
     if HANGUL_CHAR.search(question):
         stems = _korean_stems(fold(question))
         terms = [t for t in terms if not HANGUL_CHAR.match(t) or t in stems]
@@ -581,6 +592,16 @@ def _section_number(text: str, start: int, word: str) -> bool:
 _AFTER_LITERAL_START = r"(?<![\w\-\\$~].)"
 
 
+# ... nor, before a key chord, a key and a space or two (a justified man page): 'C-r' is
+# not the last key of 'C-x C-r'.
+_AFTER_KEY = r"(?<![-+]\S\s.)(?<![-+]\S\s\s.)"
+
+
+def _after_start(literal: str) -> str:
+    """What may not come before the literal's first character (see _literal_pattern)."""
+    return _AFTER_LITERAL_START + (_AFTER_KEY if _CHORDS.fullmatch(literal) else "")
+
+
 @lru_cache(maxsize=256)
 def _literal_pattern(literals: tuple[str, ...]) -> re.Pattern[str] | None:
     """Literals as written (case and all), not inside a longer word or option.
@@ -592,7 +613,7 @@ def _literal_pattern(literals: tuple[str, ...]) -> re.Pattern[str] | None:
     if not literals:
         return None
     names = sorted((t[len(LITERAL) :] for t in literals), key=len, reverse=True)
-    alternatives = [re.escape(n[0]) + _AFTER_LITERAL_START + re.escape(n[1:]) for n in names]
+    alternatives = [re.escape(n[0]) + _after_start(n) + re.escape(n[1:]) for n in names]
     return re.compile(rf"(?:{'|'.join(alternatives)})(?![\w\-])")
 
 
