@@ -75,7 +75,7 @@ def main(
 EXAMPLE = 'longdoc ask report.pdf "What was revenue in 2024?"'
 
 
-@app.command("ask", cls=Command)
+@app.command("ask", cls=Command, context_settings={"ignore_unknown_options": True})
 def ask_command(
     ctx: typer.Context,
     # Both optional here so a forgotten question gets its own message, not click's
@@ -98,6 +98,11 @@ def ask_command(
         if lone == "-" or Path(lone).exists():
             ctx.fail(f"the question is missing: put it after the files, e.g. {EXAMPLE}")
         ctx.fail(f"no document given: put the files before the question, e.g. {EXAMPLE}")
+    # Unknown options come through as arguments, so that a question may start with one
+    # ('-k option?'); one among the files is a mistyped option, not a file.
+    for path in paths:
+        if path.startswith("-") and path != "-" and not Path(path).exists():
+            ctx.fail(f"no such option: {path} (see longdoc ask --help)")
     documents = [_stdin_document() if p == "-" else Path(p) for p in paths]
     if stream:
         result = _run(lambda: asyncio.run(_ask_streaming(documents, question, Settings())))

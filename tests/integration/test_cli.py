@@ -105,6 +105,20 @@ def test_empty_file_is_an_error_and_exit_1(tmp_path: Path) -> None:
     assert "is empty" in result.stderr
 
 
+def test_a_question_may_start_with_an_option(tmp_path: Path) -> None:
+    manual = tmp_path / "tool.1.txt"
+    manual.write_text("OPTIONS\n       -k, --keep\n              Keep the input files.\n")
+    result = runner.invoke(app, ["ask", str(manual), "-k option?"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("-k, --keep: Keep the input files.")
+
+
+def test_a_mistyped_option_is_a_usage_error_not_a_missing_file() -> None:
+    result = runner.invoke(app, ["ask", str(REPORT), "--jsn", "Who founded the company?"])
+    assert result.exit_code == 2
+    assert "no such option: --jsn" in result.stderr
+
+
 def test_missing_arguments_are_a_usage_error_exit_2() -> None:
     assert runner.invoke(app, ["ask"]).exit_code == 2
 
