@@ -969,6 +969,46 @@ def test_a_heading_whose_section_opens_with_a_subsection_reads_as_that_subsectio
     )
 
 
+PACKER_MANUAL = """PACK(1)                     General Commands Manual                    PACK(1)
+
+NAME
+       pack - compress or decompress .pk files
+
+OPTIONS
+       -d, --decompress
+              Decompress.
+
+       -k, --keep
+              Don't delete the input files.
+
+       --memlimit-decompress=limit
+              Set a memory usage limit for decompression.  This option is
+              used when the default limit is too low for the option
+              that was used to compress.
+
+       -v, --verbose
+              Be verbose.
+
+              The progress indicator shows the following information:
+
+              •  Completion percentage, if the size of the input file is known.
+
+              •  Amount of data produced so far.
+"""
+
+
+def test_which_option_to_use_to_do_something_is_its_entry() -> None:
+    # 'option' and 'use' are in every entry: the question asks how to decompress
+    result = _ask(PACKER_MANUAL, "Which option do I use to decompress?")
+    assert result.answer.startswith("-d, --decompress: Decompress.")
+
+
+def test_a_list_item_under_an_entry_does_not_repeat_its_lead_in() -> None:
+    result = _ask(PACKER_MANUAL, "What does the progress indicator show?")
+    assert result.answer.count("The progress indicator shows the following information") == 1
+    assert "Completion percentage" in result.answer
+
+
 def test_a_rst_directive_is_not_read_as_text() -> None:
     result = _ask(RST_README, "When does the mock stop?")
     assert result.answer.startswith("The mock stops when the block ends.")

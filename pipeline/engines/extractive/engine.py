@@ -406,6 +406,8 @@ def _shown(
     listed = passages.procedure(lead_in) if whole_list else None
     if listed is None and several:
         listed = passages.list_after(lead_in)
+    if listed is None and passages.leads_list(lead_in):  # '... the following information:'
+        listed = passages.procedure(lead_in)  # says nothing without its list
     if listed is not None:
         shown = passages.under_heading(lead_in, listed)
     else:
@@ -473,10 +475,12 @@ _LEAD_END = re.compile(r": |： ?")
 
 def _without_shown_lead(reads: str, shown: list[str]) -> str:
     """A list item less the lead-in an item shown before it already gave: two items of
-    'You may convey ... in one of these ways:' read the lead once, then 'c) ...', 'e) ...'."""
+    'You may convey ... in one of these ways:' read the lead once, then 'c) ...', 'e) ...';
+    so does an item after its lead-in shown under its entry ('-v, --verbose: The progress
+    indicator shows the following information:')."""
     for colon in reversed([found.end() for found in _LEAD_END.finditer(reads)]):
         lead = reads[:colon]
-        if any(without_marker(part).startswith(lead.rstrip()) for part in shown):
+        if any(lead.rstrip() in without_marker(part) for part in shown):
             return reads[colon:]
     return reads
 

@@ -361,6 +361,11 @@ _FRAME = re.compile(
     r"|percentage|percent|number|amount|section|chapter|clause)s?\b(?:\s+of\b)?"
     r"|\bthe\s+names?\s+of\b"
     r"|\bhow\s+(?:long|many|much|large|big|old|far|high|tall|often)\b"
+    # 'Which option do I use to decompress?' asks how to decompress: 'option' and 'use' are
+    # in every entry of a manual
+    r"|\b(?:what|which)\s+(?:option|flag|switch|command|subcommand|setting|argument|parameter"
+    r"|key|function|method|tool|program)s?\s+(?:do|does|should|can|must|would|could)\s+"
+    r"(?:i|you|we|one)\s+(?:use|run|pass|give|type|set|add)\s+to\b"
     # 'according to the text': the question pointing at the document, not at its content
     # ('in the document' is often content: where in a LaTeX document a command goes)
     r"|\baccording to (?:the|this) (?:text|passage|article|document|paragraph)\b"
@@ -650,6 +655,13 @@ _HOW_TO = re.compile(
     r"(?P<verb>[a-z]+)",
     re.IGNORECASE,
 )
+# "Which option do I use to decompress?", "What command should I run to list jobs?": the
+# verb of what the asked thing is used for.
+_USED_TO = re.compile(
+    r"^\s*(?:which|what)\b[^?]*?\b(?:do|does|should|can|could|must|would|will)\s+"
+    r"(?:i|you|we|one)\s+(?:use|run|pass|give|type|set|add)\s+to\s+(?P<verb>[a-z]+)",
+    re.IGNORECASE,
+)
 _OPENING_WORD = re.compile(r"[A-Za-z]+")
 TITLED_TERMS = 2
 """Fewest terms a question has for a heading holding just them to be it as a title: one
@@ -702,8 +714,9 @@ def asks_for_code(question: str, terms: Collection[str]) -> bool:
 
 def asked_action(question: str) -> str | None:
     """The index term of the verb a how-to question asks how to do ('How do I delete the
-    files?' -> 'delet'); None for other questions."""
-    match = _HOW_TO.search(question)
+    files?' -> 'delet', 'Which option do I use to decompress?' -> 'decompress'); None for
+    other questions."""
+    match = _HOW_TO.search(question) or _USED_TO.search(question)
     if match is None:
         return None
     return next(iter_tokens(match.group("verb")), None)
