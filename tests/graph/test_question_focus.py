@@ -62,6 +62,36 @@ def test_a_key_chord_is_searched_as_written(question: str, entry: str) -> None:
     assert ask(BASH, question).answer.startswith(entry)
 
 
+# A made-up guide: the sentence saying why opens with its purpose, and names no connective;
+# the code lines beside it hold more of the question's words.
+OWNERSHIP = """## Moving a value
+
+The compiler checks that a value has one owner at a time, and the compiler frees it.
+
+```
+let a = Text::from("hello");
+let b = a;
+```
+
+To keep memory safe, after the line let b = a; the compiler considers a no longer valid.
+
+## Copying a value
+
+Here is how to copy the value instead:
+
+```
+let a = Text::from("hello");
+let b = a.copy();
+println!("a = {a}, b = {b}");
+```
+"""
+
+
+def test_why_question_is_answered_by_the_sentence_opening_with_a_purpose() -> None:
+    result = ask(OWNERSHIP, "Why can a not be used after let b = a?")
+    assert result.answer.startswith("To keep memory safe, after the line let b = a;")
+
+
 # A made-up warlord: the question's one-kanji words ('妻', '城') stand alone between particles.
 WARLORD = """蒼井長政は戦国時代の武将である。
 長政は若くして家督を継ぎ、長政の名は近隣に知られた。

@@ -346,10 +346,11 @@ _ANSWER_PATTERNS: dict[AnswerType, re.Pattern[str]] = {
         # ... or, in Chinese, by a naming verb: '漢字在越南也叫做儒字'.
         rf"|{_CHINESE_NAMING}"
     ),
-    # A reason is stated with a connective: "because ...", "due to ...", "...のため".
+    # A reason is stated with a connective: "because ...", "due to ...", "...のため"; or a
+    # purpose opens the sentence: "To ensure memory safety, ...".
     "reason": re.compile(
         r"\b(?:because|due to|so that|in order to|as a result|owing to|since|caused by"
-        r"|thanks to)\b|ため|因为|由于|때문"
+        r"|thanks to)\b|ため|因为|由于|때문|^\s*To [a-z]+\b[^,.;:]{0,60},"
     ),
 }
 
