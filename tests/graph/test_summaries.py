@@ -4,6 +4,7 @@ first, its sections in order, a changelog's latest release, nothing a reader can
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -240,6 +241,19 @@ def test_a_readme_summary_opens_with_the_sentence_under_its_title() -> None:
     )
     result = summarize(readme, words=12, settings=OFF)
     assert result.summary.startswith("Mockwire. A utility library for faking web calls in tests.")
+
+
+def test_a_title_that_its_first_heading_repeats_is_said_once(tmp_path: Path) -> None:
+    # an HTML page's <title> over an <h2> of the same words
+    page = tmp_path / "example.html"
+    page.write_text(
+        "<html><head><title>Packer Usage Example</title></head><body>"
+        "<h2>Packer Usage Example</h2>"
+        "<p>The pack() routine compresses data from an input file to an output file.</p>"
+        "<p>The unpack() routine restores it.</p></body></html>"
+    )
+    result = summarize(page, words=20, settings=OFF)
+    assert result.summary.startswith("Packer Usage Example. The pack() routine compresses")
 
 
 def test_a_page_whose_chapters_sit_under_its_contents_heading_is_summarized_from_them() -> None:

@@ -241,7 +241,10 @@ class _Outline:
         found: list[tuple[Pick, list[int]]] = []
         title = self.title
         if title:
-            names = [self._title_text(u) for u in title]
+            # once each: an HTML page's <title> is often its first heading too
+            names = list(
+                {self._title_text(u).casefold(): self._title_text(u) for u in title}.values()
+            )
             start, end = self.p.spans[title[0]][0], self.p.spans[title[-1]][1]
             found.append((Pick(start, end, TITLE, as_sentence(" — ".join(names))), title))
         after = title[-1] + 1 if title else 0
