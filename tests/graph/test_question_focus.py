@@ -92,6 +92,23 @@ def test_why_question_is_answered_by_the_sentence_opening_with_a_purpose() -> No
     assert result.answer.startswith("To keep memory safe, after the line let b = a;")
 
 
+# A made-up language guide: prose names the symbol that the code writes.
+REFERENCES = """## References
+
+The function takes a reference to a value: calc(&s1) passes &s1 rather than s1.
+
+These ampersands represent references, and they let you refer to a value without taking
+ownership of it.
+
+A reference is checked when the program is built.
+"""
+
+
+def test_a_symbol_asked_about_is_found_where_prose_names_it() -> None:
+    result = ask(REFERENCES, "What does the & symbol do?")
+    assert "These ampersands represent references" in result.answer
+
+
 # A made-up warlord: the question's one-kanji words ('妻', '城') stand alone between particles.
 WARLORD = """蒼井長政は戦国時代の武将である。
 長政は若くして家督を継ぎ、長政の名は近隣に知られた。

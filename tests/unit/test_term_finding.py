@@ -8,6 +8,7 @@ from pipeline.engines.extractive.passages import Passages
 from pipeline.engines.extractive.sentences import sentence_spans
 from pipeline.engines.extractive.terms import (
     TermFinder,
+    compound_terms,
     fold,
     lone_nouns,
     query_terms,
@@ -119,6 +120,18 @@ def test_a_key_chord_is_not_found_as_the_last_key_of_a_sequence() -> None:
     text = "C-x  C-r rereads. C-x C-r too. (C-r) searches."
     hits = TermFinder(query_terms("What does C-r do?")).find(fold(text))
     assert sorted(p for p, t in hits if t == "=C-r") == [text.index("(C-r)") + 1]
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("What does the & symbol mean?", ["ampersand"]),
+        ("What does * match in a pattern?", ["asterisk"]),
+        ("What did Standard & Poor recommend?", []),  # inside a name: no symbol asked about
+    ],
+)
+def test_a_symbol_asked_about_is_searched_by_its_name_too(question: str, named: list[str]) -> None:
+    assert [t for t in compound_terms(question) if t in ("ampersand", "asterisk")] == named
 
 
 def test_a_hyphen_joined_name_with_a_digit_is_a_literal_and_a_date_is_not() -> None:

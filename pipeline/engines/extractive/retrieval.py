@@ -362,6 +362,9 @@ _FRAME = re.compile(
     r"|percentage|percent|number|amount|section|chapter|clause)s?\b(?:\s+of\b)?"
     r"|\bthe\s+names?\s+of\b"
     r"|\bhow\s+(?:long|many|much|large|big|old|far|high|tall|often)\b"
+    # 'What does the & symbol mean?': the symbol is named, its kind is not ('These
+    # ampersands represent references')
+    r"|(?<=[&*|~^#%$\\/`;] )(?:symbol|sign|character|char)s?\b"
     # 'Which option do I use to decompress?' asks how to decompress: 'option' and 'use' are
     # in every entry of a manual
     r"|\b(?:what|which)\s+(?:option|flag|switch|command|subcommand|setting|argument|parameter"

@@ -360,12 +360,38 @@ _PHRASAL = re.compile(r"\b(?=([A-Za-z]{2,})\s+(up|out|down|off|over|back)\b)", r
 _HYPHENATED = re.compile(r"(?<![\w-])([A-Za-z]+)-([A-Za-z]+)(?![\w-])")
 
 
+# A symbol a question writes alone ('What does the & symbol mean?'), which prose names.
+_SYMBOL_NAMES = {
+    "&": "ampersand",
+    "*": "asterisk",
+    "|": "pipe",
+    "~": "tilde",
+    "^": "caret",
+    "#": "hash",
+    "%": "percent",
+    "$": "dollar",
+    "\\": "backslash",
+    "/": "slash",
+    "`": "backtick",
+    ";": "semicolon",
+}
+# ... as the thing asked about ('the & symbol', 'does * match'), not inside a name
+# ('Standard & Poor')
+_LONE_SYMBOL = re.compile(
+    rf"(?:(?<=\bthe )|(?<=\bdoes )|(?<=\bis )|(?<=\ba )|(?<=\ban ))"
+    rf"([{re.escape(''.join(_SYMBOL_NAMES))}])(?=\s)",
+    re.IGNORECASE,
+)
+
+
 def compound_terms(question: str) -> list[str]:
     """Terms of the one-word forms of a question's verbs with particles and hyphenated
     words: 'How long does ssh wait before a connection attempt times out?' -> ['timeout'],
-    'Who played at half-time?' -> ['halftim']. Searched beside the question's words, and
-    kept only where the documents use them."""
-    found = [
+    'Who played at half-time?' -> ['halftim']; and of the names of a symbol it writes alone
+    ('What does the & symbol mean?' -> ['ampersand'], which prose says of '&s1'). Searched
+    beside the question's words, and kept only where the documents use them."""
+    found = [stem(_SYMBOL_NAMES[symbol]) for symbol in _LONE_SYMBOL.findall(question)]
+    found += [
         stem(stem(verb.lower()) + particle.lower())
         for verb, particle in (m.groups() for m in _PHRASAL.finditer(question))
         if verb.lower() not in _STOPWORDS
