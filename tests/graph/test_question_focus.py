@@ -109,6 +109,20 @@ def test_a_symbol_asked_about_is_found_where_prose_names_it() -> None:
     assert "These ampersands represent references" in result.answer
 
 
+# 'likely' hedges the question; stemmed, it would find the preposition 'like'.
+KEEPERS = """Keepers work in pairs, like the pilots do, and like them wear a blue uniform.
+
+A keeper works at the lighthouse on the point, where the lamp is kept.
+
+The harbour office, like the customs house, opens at eight.
+"""
+
+
+def test_a_hedge_in_the_question_finds_no_like() -> None:
+    result = ask(KEEPERS, "Where is a keeper most likely to work?")
+    assert result.answer.startswith("A keeper works at the lighthouse on the point")
+
+
 # A made-up warlord: the question's one-kanji words ('妻', '城') stand alone between particles.
 WARLORD = """蒼井長政は戦国時代の武将である。
 長政は若くして家督を継ぎ、長政の名は近隣に知られた。

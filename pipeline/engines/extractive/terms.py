@@ -36,6 +36,9 @@ _STOPWORDS = frozenset(STOPWORDS_EN_PLUS) | frozenset(
     (
         *("whose", "would", "could", "also", "many", "much", "may", "might", "must", "shall"),
         *("yes", "total", "overall"),
+        # 'Where is a teacher most likely to be teaching?' hedges; stemmed, 'likely' would
+        # find every 'like' ('Teachers, like other professionals, ...')
+        *("likely", "unlikely"),
     )
 )
 # Question words carry no content ("何年", "谁", "누구"); bigrams holding them are dropped.
