@@ -385,22 +385,6 @@ def test_chinese_character_whose_question_bigrams_are_unwritten_is_searched_alon
     assert ask(other, "高田義昭為誰的弟弟?").answer == NOT_FOUND["zh-Hant"]
 
 
-# A made-up ferry: the question sets its scene in clauses that sentences far apart in the
-# paragraph state (北港, 小賣部, 熱茶), and asks what its last sentence says.
-FERRY = (
-    "渡輪每天早上七點從北港出發。乘客大多是上班族和學生。天氣好的時候，甲板上可以看到海豚。"
-    "船上的小賣部供應熱茶。冬天風浪較大，偶爾會停航。碼頭的售票處六點半開門。"
-    "全程最多要花四十分鐘。\n\n北港的碼頭在一九九八年重建，可以同時停泊三艘大型渡輪。\n"
-)
-
-
-def test_chinese_question_setting_its_scene_in_a_paragraph_is_answered_from_it() -> None:
-    question = "搭乘北港渡輪的旅客可以在小賣部買到熱茶，請問整趟航行最多多少分鐘?"
-    assert "四十分鐘" in ask(FERRY, question).answer
-    other = "青石集团是一家机械公司。青石集团的工厂位于湖州市，有两百名员工。"
-    assert ask(other, question).answer == NOT_FOUND["zh-Hant"]
-
-
 # Both sentences name the keeper and hold a number; only one counts the lamps.
 LIGHTHOUSE = (
     "The keeper Ilse Marten kept the harbour lamps burning through 40 winters. "

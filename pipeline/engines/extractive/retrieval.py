@@ -155,14 +155,6 @@ HEADING_CONTEXT = 0.5
 """Share of its section heading's score a sentence borrows (see Passages.labels)."""
 PARAGRAPH_WEIGHT = 0.15
 """Share of its paragraph's BM25 a sentence adds to its own (see _paragraph_scores)."""
-PARAGRAPH_COVERAGE = 0.8
-"""A CJK question's share a unit covers is at least this part of the share its paragraph
-covers. A long Chinese question sets its scene in clauses ('生產的過程中，胎盤從子宮排出的
-過程中會出血，通常血量不會超多多少?') that the paragraph's other sentences state, so the
-sentence giving the answer ('產婦失血通常少於500毫升。') covered 0.29, under the not-found
-threshold. On Chinese dev questions 0.7 and 0.85 answered 1 of 4 refused Traditional ones,
-right, with no more answered of a wrong article; 1.0 answered 2 more of a wrong article.
-English coverage is by idf and keeps its calibration (see engine.COVERAGE_FLOOR)."""
 COVERAGE_POWER = 0.3
 """Scores are multiplied by coverage**this: of two sentences with equal BM25, the one
 matching more of the question's distinct terms wins (0.3: a tie-breaker, not a filter)."""
@@ -1301,7 +1293,6 @@ class _Scorer:
         self.total_weight = sum(self.weight.values()) or 1.0
         self.total_idf = sum(query.idf.values()) or 1.0
         self.paragraph, self.paragraph_terms = _paragraph_scores(passages.blocks, counts, query)
-        self.paragraph_coverage = _paragraph_coverage(self.paragraph_terms, query.units)
         variants = query.decisive.variants
         aliases = query.decisive.aliases
         titled = set(query.decisive.titled.get(document, [])) if document is not None else set()
@@ -1418,7 +1409,6 @@ class _Scorer:
                     context += share * base[other]
                     ranking += share * weights[other]
                     coverage += coverages[other]
-            coverage = max(coverage, self.paragraph_coverage.get(blocks[sid], 0.0))
             ranking = min(1.0, ranking / self.total_weight)
             bound = (
                 (base.get(sid, 0.0) + context) * ranking**COVERAGE_POWER * most_boost[kinds[sid]]
@@ -1459,7 +1449,6 @@ class _Scorer:
         ) / self.total_weight
         score = (base.get(sid, 0.0) + context) * ranking**COVERAGE_POWER
         coverage = self._coverage(found, near_found)
-        coverage = max(coverage, self.paragraph_coverage.get(blocks[sid], 0.0))
         if self.negated and not _NEGATION.search(sentence):
             # States what happened; the question asks what did not. Only its coverage goes
             # (not-found when no sentence stating a negation matches): lowering its score
@@ -1806,14 +1795,6 @@ def _paragraph_scores(
         for p, tf in terms.items()
     }
     return score, {p: set(tf) for p, tf in terms.items()}
-
-
-def _paragraph_coverage(terms: dict[int, set[str]], units: list[Unit]) -> dict[int, float]:
-    """Per paragraph, the least share of a CJK question (its `units`) a unit of it covers:
-    PARAGRAPH_COVERAGE of the share its terms cover together. None for other questions."""
-    if not units:
-        return {}
-    return {p: PARAGRAPH_COVERAGE * covered(units, dict.fromkeys(t, 1.0)) for p, t in terms.items()}
 
 
 # 'If the battery lasts less than two hours, contact support.': the value of a condition
