@@ -57,6 +57,8 @@ SHAPE_OF = {
     "responses-README.rst": "rst",
     "cargo-profiles.html": "html docs",
     "rustc-codegen-options.html": "html docs",
+    "xz.1.txt": "man page",
+    "rust-book-references.html": "html docs",
 }
 QUESTION_SETS = {"main": "questions.jsonl", "fresh": "questions-fresh.jsonl"}
 """main: the set the engine was worked on; fresh: questions written afterwards on other
