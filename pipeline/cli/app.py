@@ -99,10 +99,12 @@ def ask_command(
             ctx.fail(f"the question is missing: put it after the files, e.g. {EXAMPLE}")
         ctx.fail(f"no document given: put the files before the question, e.g. {EXAMPLE}")
     # Unknown options come through as arguments, so that a question may start with one
-    # ('-k option?'); one among the files is a mistyped option, not a file.
-    for path in paths:
-        if path.startswith("-") and path != "-" and not Path(path).exists():
-            ctx.fail(f"no such option: {path} (see longdoc ask --help)")
+    # ('-k option?'); one among the files, or a lone '--word' last, is a mistyped option.
+    mistyped = [p for p in paths if p.startswith("-") and p != "-" and not Path(p).exists()]
+    if question.startswith("--") and not question.split()[1:]:
+        mistyped.append(question)
+    if mistyped:
+        ctx.fail(f"no such option: {mistyped[0]} (see longdoc ask --help)")
     documents = [_stdin_document() if p == "-" else Path(p) for p in paths]
     if stream:
         result = _run(lambda: asyncio.run(_ask_streaming(documents, question, Settings())))

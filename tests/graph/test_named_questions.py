@@ -247,3 +247,15 @@ def test_a_describing_name_the_documents_never_write_is_still_not_found() -> Non
     # Asked of documents that never say 'French', the question may be about other ones.
     result = ask(MUSEUM_GUIDE, "Which French sculptor made the bronze lions?", settings=OFF)
     assert result.answer == NOT_FOUND["en"]
+
+
+BANDS = """The Rolling Stones released the album Let It Bleed in 1969.
+
+The Beatles toured Japan in 1966, and their album Abbey Road came out three years later.
+"""
+
+
+def test_a_name_in_the_question_word_phrase_that_is_no_adjective_is_still_required() -> None:
+    # 'Beatles' is whose album is asked about, not what kind of album
+    result = ask(BANDS, "Which Beatles album was released in 1969?", settings=OFF)
+    assert result.citations[0].quote.startswith("The Beatles toured Japan")

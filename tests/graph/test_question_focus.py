@@ -104,8 +104,9 @@ A reference is checked when the program is built.
 """
 
 
-def test_a_symbol_asked_about_is_found_where_prose_names_it() -> None:
-    result = ask(REFERENCES, "What does the & symbol do?")
+@pytest.mark.parametrize("symbol", ["&", "'&'", "`&`"])
+def test_a_symbol_asked_about_is_found_where_prose_names_it(symbol: str) -> None:
+    result = ask(REFERENCES, f"What does the {symbol} symbol do?")
     assert "These ampersands represent references" in result.answer
 
 

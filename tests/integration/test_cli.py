@@ -113,8 +113,12 @@ def test_a_question_may_start_with_an_option(tmp_path: Path) -> None:
     assert result.stdout.startswith("-k, --keep: Keep the input files.")
 
 
-def test_a_mistyped_option_is_a_usage_error_not_a_missing_file() -> None:
-    result = runner.invoke(app, ["ask", str(REPORT), "--jsn", "Who founded the company?"])
+@pytest.mark.parametrize(
+    "arguments",
+    [["--jsn", "Who founded the company?"], ["Who founded the company?", "--jsn"]],
+)
+def test_a_mistyped_option_is_a_usage_error_not_a_missing_file(arguments: list[str]) -> None:
+    result = runner.invoke(app, ["ask", str(REPORT), *arguments])
     assert result.exit_code == 2
     assert "no such option: --jsn" in result.stderr
 

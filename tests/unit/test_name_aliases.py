@@ -117,9 +117,9 @@ def test_year_outside_every_range_stays_absent(year: str) -> None:
 
 # Decades the text never names, only their years.
 CAREER = (
-    "In 1884 Tesla worked for Thomas Edison in New York. "
+    "In 1884, Tesla worked for Thomas Edison in New York. "
     "In 1891 Tesla worked for George Westinghouse in Pittsburgh. "
-    "The lamp failed at 1.875 volts."
+    "The lamp failed at 0.1875 volts."
 )
 
 
@@ -135,8 +135,37 @@ def test_decade_is_held_by_a_year_of_it(decade: str, years: list[str], employer:
     assert employer in ask(CAREER, question).answer
 
 
+# Every year of the decade written, each in a paragraph about Tesla: the decade is one
+# word of the question, not nine.
+DECADE = "\n\n".join(
+    f"In {year}, {event} Tesla wrote letters home. Tesla read at night. Tesla kept notes."
+    for year, event in [
+        (1880, "Tesla studied in Prague."),
+        (1881, "he moved to Budapest."),
+        (1882, "he built a motor in Strasbourg."),
+        (1884, "Tesla was hired by Thomas Edison to work in New York."),
+        (1885, "he left."),
+        (1886, "he founded a firm."),
+        (1887, "he dug ditches."),
+        (1888, "he licensed his patents to George Westinghouse."),
+        (1889, "he visited Paris."),
+    ]
+)
+
+
+def test_a_decade_written_as_many_years_is_answered() -> None:
+    result = ask(DECADE, "Who did Tesla work for in the 1880s?")
+    assert "Thomas Edison" in result.answer
+
+
+def test_a_century_written_as_its_hundreds_is_held_by_its_years() -> None:
+    assert build_query("Who did Tesla work for in the 1800s?", [CAREER]).decisive.aliases[
+        "1800s"
+    ] == ["1884", "1891"]
+
+
 def test_decade_none_of_whose_years_is_written_stays_absent() -> None:
-    question = "Who did Tesla work for in the 1870s?"  # not the '875' of '1.875'
+    question = "Who did Tesla work for in the 1870s?"  # not the '1875' of '0.1875'
     assert build_query(question, [CAREER]).decisive.absent == ["1870s"]
     assert ask(CAREER, question).answer == NOT_FOUND["en"]
 

@@ -108,6 +108,8 @@ def test_a_literal_is_found_as_written_and_not_inside_a_longer_name() -> None:
         ("What does Ctrl+Shift+P open?", ["open", "=Ctrl+Shift+P"]),
         ("What does M-C-e do?", ["=M-C-e"]),
         ("What is C-SPAN?", ["c", "span"]),  # a name, no chord: one-letter modifiers take one key
+        ("What is Meta-analysis?", ["meta", "analysi"]),  # ... and others one key or a key name
+        ("What does Shift-Tab do?", ["=Shift-Tab"]),
     ],
 )
 def test_a_key_chord_is_a_literal_and_its_keys_are_no_words(
@@ -117,9 +119,10 @@ def test_a_key_chord_is_a_literal_and_its_keys_are_no_words(
 
 
 def test_a_key_chord_is_not_found_as_the_last_key_of_a_sequence() -> None:
-    text = "C-x  C-r rereads. C-x C-r too. (C-r) searches."
+    text = "C-x  C-r rereads. C-x C-r too. (C-r) searches. Non-x C-r too."
     hits = TermFinder(query_terms("What does C-r do?")).find(fold(text))
-    assert sorted(p for p, t in hits if t == "=C-r") == [text.index("(C-r)") + 1]
+    alone = [text.index("(C-r)") + 1, text.rindex("C-r")]
+    assert sorted(p for p, t in hits if t == "=C-r") == alone
 
 
 @pytest.mark.parametrize(
@@ -127,6 +130,7 @@ def test_a_key_chord_is_not_found_as_the_last_key_of_a_sequence() -> None:
     [
         ("What does the & symbol mean?", ["ampersand"]),
         ("What does * match in a pattern?", ["asterisk"]),
+        ("What does the '&' sign do?", ["ampersand"]),  # quoted
         ("What did Standard & Poor recommend?", []),  # inside a name: no symbol asked about
     ],
 )

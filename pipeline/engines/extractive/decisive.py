@@ -157,25 +157,35 @@ def named_phrases(question: str) -> list[list[str]]:
     return phrases
 
 
-# 'Which British sculptor ...', 'What Louisiana venue ...': the capitalized words between
-# the question word (and its adjectives: 'Which famous ...') and the lowercase word after them
+# 'Which British sculptor ...', 'In which Italian city ...': capitalized words between the
+# question word (and its adjectives: 'Which famous ...') and the lowercase word after them,
+# where the question word opens the question or follows a preposition (not a relative
+# 'which': 'The treaty which France signed ...')
 _ASKED_KIND_NAMES = re.compile(
-    r"\b(?:[Ww]hich|[Ww]hat)\s+(?P<before>(?:[a-z][\w-]*\s+){0,2}?)"
+    r"(?:^|[,;:]\s*|\b(?i:in|on|at|by|for|from|to|of|with|into|during|after|before|under)\s+)"
+    r"(?:[Ww]hich|[Ww]hat)\s+(?P<before>(?:[a-z][\w-]*\s+){0,2}?)"
     r"(?P<names>(?:[A-Z][\w'’.&-]*\s+)+)(?P<after>[a-z][\w-]*)"
 )
+# The endings of the adjectives of peoples and places: 'British', 'American', 'Roman',
+# 'Japanese', 'Baltic'; not names ('Beatles', 'Louisiana', 'Chopin').
+_PEOPLES_ADJECTIVE = re.compile(r"\w+(?:an|ish|ese|ic)")
 
 
 def describing_names(question: str) -> list[str]:
     """Capitalized words that describe the thing asked for rather than name a thing asked
     about: 'British' of 'Which British sculptor made the memorial?'. The answer is that
-    sculptor, and the sentence naming him need not say he is British; a passage lacking
-    'British' may answer, and documents that never write it may (with a caution). Not
-    'Tesla' of 'What did Tesla patent?', where a function word ('did') stands between."""
+    sculptor, and the sentence naming him need not say he is British, so a passage lacking
+    'British' may answer; documents that never write it still do not. Only a people's or
+    place's adjective ('Ancient Roman'): 'Which Beatles album ...' asks about the Beatles.
+    Not 'Tesla' of 'What did Tesla patent?', where a function word ('did') stands between."""
     found: list[str] = []
     for match in _ASKED_KIND_NAMES.finditer(question):
         before = match.group("before").split()
-        if all(tokens(w) for w in before) and tokens(match.group("after")):
-            found += [_POSSESSIVE.sub("", w) for w in match.group("names").split()]
+        names = [_POSSESSIVE.sub("", w) for w in match.group("names").split()]
+        if not all(tokens(w) for w in before) or not tokens(match.group("after")):
+            continue
+        if _PEOPLES_ADJECTIVE.fullmatch(names[-1]):
+            found += names
     return found
 
 
@@ -314,7 +324,9 @@ def same_name(word: str, vocabulary: set[str], texts: list[str]) -> list[str]:
         return sorted({m.group() for text in texts for m in pattern.finditer(text)})
     decade = _FULL_DECADE.fullmatch(word)
     if decade:  # '1880s' -> '1882' of 'In 1882 Tesla began working for ...': a year of it
-        pattern = re.compile(rf"(?<![\d.,]){decade.group(1)}\d(?![\d,]|\.\d)")
+        first = decade.group(1)  # '188' of '1880s'; of '1900s' '19\d', as a century reads
+        years = first[:2] + r"\d" if first.endswith("0") else first
+        pattern = re.compile(rf"(?<![\d.,]){years}\d(?!\d|[.,]\d)")
         return sorted({m.group() for text in texts for m in pattern.finditer(text)})
     if not word.isalpha():
         return []

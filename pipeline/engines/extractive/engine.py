@@ -480,7 +480,8 @@ def _without_shown_lead(reads: str, shown: list[str]) -> str:
     indicator shows the following information:')."""
     for colon in reversed([found.end() for found in _LEAD_END.finditer(reads)]):
         lead = reads[:colon]
-        if any(lead.rstrip() in without_marker(part) for part in shown):
+        lead = lead.rstrip()
+        if any(without_marker(part).startswith(lead) or part.endswith(lead) for part in shown):
             return reads[colon:]
     return reads
 

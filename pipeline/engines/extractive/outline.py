@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pipeline.engines.extractive.lexrank import (
@@ -241,10 +242,7 @@ class _Outline:
         found: list[tuple[Pick, list[int]]] = []
         title = self.title
         if title:
-            # once each: an HTML page's <title> is often its first heading too
-            names = list(
-                {self._title_text(u).casefold(): self._title_text(u) for u in title}.values()
-            )
+            names = _once_each(self._title_text(u) for u in title)
             start, end = self.p.spans[title[0]][0], self.p.spans[title[-1]][1]
             found.append((Pick(start, end, TITLE, as_sentence(" — ".join(names))), title))
         after = title[-1] + 1 if title else 0
@@ -562,3 +560,12 @@ def _codeish(text: str) -> bool:
     words = text.split()
     code = sum(1 for w in words if _CODE_WORD.search(w.strip("`'\".,:")))
     return code >= max(2, 0.3 * len(words))
+
+
+def _once_each(names: Iterable[str]) -> list[str]:
+    """The title's lines, each once whatever its case, as first written: an HTML page's
+    <title> is often its first heading too."""
+    seen: dict[str, str] = {}
+    for name in names:
+        seen.setdefault(name.casefold(), name)
+    return list(seen.values())

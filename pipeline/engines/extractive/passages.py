@@ -1085,9 +1085,7 @@ class Passages:
         _heading), else `unit` itself: what a list question's answer leads in from."""
         if not self.is_heading(unit):
             return unit
-        following = unit + 1
-        while following < len(self.blocks) and self.links_only(following):
-            following += 1  # badges under a README's title say nothing
+        following = self._past_links(unit + 1)
         if not self._in_section(following, unit):
             return unit
         described = following
@@ -1124,13 +1122,18 @@ class Passages:
     def _first_subsection(self, heading: int) -> int | None:
         """The heading right under `heading` that opens its first subsection, if its
         section has no words of its own before it."""
-        following = heading + 1
-        while following < len(self.blocks) and self.links_only(following):
-            following += 1
+        following = self._past_links(heading + 1)
         if following >= len(self.blocks) or not self.is_heading(following):
             return None
         parent = self.structure.parent(self.blocks[following])
         return following if parent == self.blocks[heading] else None
+
+    def _past_links(self, unit: int) -> int:
+        """The first unit from `unit` on that is not links alone: badges under a README's
+        title say nothing."""
+        while unit < len(self.blocks) and self.links_only(unit):
+            unit += 1
+        return unit
 
     def _term(self, unit: int) -> Shown:
         """A term reads with the first sentence of its description."""

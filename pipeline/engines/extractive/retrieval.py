@@ -32,6 +32,7 @@ from pipeline.engines.extractive.rarity import MOST_COMMON, rarity, weighs
 from pipeline.engines.extractive.releases import RELEASE_WORDS, asks_for_latest, newest_release
 from pipeline.engines.extractive.terms import (
     LITERAL,
+    LONE_SYMBOL,
     SoftFinder,
     TermFinder,
     compound_terms,
@@ -339,14 +340,21 @@ _ANSWER_PATTERNS: dict[AnswerType, re.Pattern[str]] = {
         rf"|{_CHINESE_NAMING}"
     ),
     # A reason is stated with a connective: "because ...", "due to ...", "...のため"; or a
-    # purpose opens the sentence: "To ensure memory safety, ...".
+    # purpose opens the sentence: "To ensure memory safety, ..." (a verb: not "To date,
+    # ...", "To the north, ...", "To be sure, ...").
     "reason": re.compile(
         r"\b(?:because|due to|so that|in order to|as a result|owing to|since|caused by"
-        r"|thanks to)\b|ため|因为|由于|때문|^\s*To [a-z]+\b[^,.;:]{0,60},"
+        r"|thanks to)\b|ため|因为|由于|때문"
+        r"|(?<![\w'’])To (?!(?:the|a|an|his|her|their|its|my|our|your|this|that|these|those"
+        r"|some|date|me|him|them|us|be|no|each|every|all|what|which|whom|most|many)\b)"
+        r"[a-z]+\b[^,.;:]{0,60},"
     ),
 }
 
 
+# '... do I use to', '... should you run to': what the asked thing is for follows ('pass to'
+# and 'set to' name where it goes: 'What flags do I pass to gcc to ...').
+_USE_TO = r"(?:do|does|should|can|could|must|would|will)\s+(?:i|you|we|one)\s+(?:use|run|type)\s+to"
 # "What kind of X", "in what year", "the name of": the frame says what to look for, not where;
 # "kind" or "year" rarely appears in the answering sentence, so these words are not searched.
 _FRAME = re.compile(
@@ -354,14 +362,10 @@ _FRAME = re.compile(
     r"|percentage|percent|number|amount|section|chapter|clause)s?\b(?:\s+of\b)?"
     r"|\bthe\s+names?\s+of\b"
     r"|\bhow\s+(?:long|many|much|large|big|old|far|high|tall|often)\b"
-    # 'What does the & symbol mean?': the symbol is named, its kind is not ('These
-    # ampersands represent references')
-    r"|(?<=[&*|~^#%$\\/`;] )(?:symbol|sign|character|char)s?\b"
     # 'Which option do I use to decompress?' asks how to decompress: 'option' and 'use' are
     # in every entry of a manual
     r"|\b(?:what|which)\s+(?:option|flag|switch|command|subcommand|setting|argument|parameter"
-    r"|key|function|method|tool|program)s?\s+(?:do|does|should|can|must|would|could)\s+"
-    r"(?:i|you|we|one)\s+(?:use|run|pass|give|type|set|add)\s+to\b"
+    rf"|key|function|method|tool|program)s?\s+{_USE_TO}\b"
     # 'according to the text': the question pointing at the document, not at its content
     # ('in the document' is often content: where in a LaTeX document a command goes)
     r"|\baccording to (?:the|this) (?:text|passage|article|document|paragraph)\b"
@@ -383,8 +387,17 @@ _SECTION = re.compile(
 
 
 def content_question(question: str) -> str:
-    """The question without its frame: 'In what year was X founded?' -> 'In  was X founded?'."""
-    return _FRAME.sub(" ", question)
+    """The question without its frame: 'In what year was X founded?' -> 'In  was X founded?';
+    and without the kind of a symbol it asks about: 'What does the & symbol mean?' names
+    the symbol, not 'symbol' ('These ampersands represent references')."""
+    return _FRAME.sub(" ", LONE_SYMBOL.sub(_without_kind, question))
+
+
+def _without_kind(symbol: re.Match[str]) -> str:
+    """'the & symbol' -> 'the & ' (see content_question)."""
+    if symbol.group("kind") is None:
+        return symbol.group()
+    return symbol.group()[: symbol.start("kind") - symbol.start()]
 
 
 _STEPS = re.compile(
@@ -653,11 +666,7 @@ _HOW_TO = re.compile(
 )
 # "Which option do I use to decompress?", "What command should I run to list jobs?": the
 # verb of what the asked thing is used for.
-_USED_TO = re.compile(
-    r"^\s*(?:which|what)\b[^?]*?\b(?:do|does|should|can|could|must|would|will)\s+"
-    r"(?:i|you|we|one)\s+(?:use|run|pass|give|type|set|add)\s+to\s+(?P<verb>[a-z]+)",
-    re.IGNORECASE,
-)
+_USED_TO = re.compile(rf"^\s*(?:which|what)\b[^?]*?\b{_USE_TO}\s+(?P<verb>[a-z]+)", re.IGNORECASE)
 _OPENING_WORD = re.compile(r"[A-Za-z]+")
 TITLED_TERMS = 2
 """Fewest terms a question has for a heading holding just them to be it as a title: one
@@ -993,6 +1002,9 @@ def build_query(
         # refused 0.013 of answerable Japanese dev questions, not 0.016, but answered
         # 0.029 of those asked of the wrong article, not 0.010.
         coverage = [([t], v) for t, v in by_words.items() if t not in uncounted]
+    years = {t: a for t, a in decisive.aliases.items() if len(a) > 1 and _all_years(a)}
+    if years and not coverage:
+        coverage = _alias_units(by_words, years)
     regions = (
         {
             doc: skim.regions(text, weighed, uses)
@@ -1007,6 +1019,29 @@ def build_query(
 
 
 _RELEASE_TERMS = frozenset(tokens(RELEASE_WORDS))
+
+
+def _all_years(terms: list[str]) -> bool:
+    return all(t.isdigit() and len(t) == 4 for t in terms)
+
+
+def _alias_units(idf: dict[str, float], aliases: dict[str, list[str]]) -> list[Unit]:
+    """The not-found share's units when a decade is written as its years: the decade and
+    its years one unit, held by any of them, at the idf of its rarest year; each other
+    term a unit of its own. '1880s', which an article writes as '1882', '1884', ... eight
+    years, is one of the question's words, not nine. (Other names written another way,
+    'Jewish' as 'Jews' or 'French' as 'France', keep a unit each: on SQuAD dev, one unit
+    for them too answered one or two more questions asked of an unrelated article.)"""
+    spellings = {a for written in aliases.values() for a in written}
+    units: list[Unit] = []
+    for term, weight in idf.items():
+        if term in spellings:
+            continue
+        found = [a for a in aliases.get(term, []) if a in idf]
+        if found:
+            weight = max(idf[a] for a in found)
+        units.append(([term, *found], weight))
+    return units
 
 
 def _content_characters(question: str) -> list[str]:

@@ -317,8 +317,13 @@ _SPECIAL_PARAMETER = re.compile(r"\$[?#@*!$0-9-]")
 """An option ('-e', '--login') or a format directive ('%y'): what a program's entry names."""
 # A key chord ('Alt-/', 'M-C-e', 'Ctrl+Shift+P', whose last key may be a sign) or a
 # sequence of them ('C-x C-e'), named by its modifiers as editors' manuals write them.
+# A modifier's key is one character or a key's name: not 'Meta-analysis', 'Command-line'.
+_KEY_NAME = (
+    r"(?:[A-Za-z0-9]|[^\s\w]|F\d{1,2}|Tab|Enter|Return|Esc|Escape|Space|Backspace|Delete|Del"
+    r"|Insert|Home|End|PageUp|PageDown|PgUp|PgDn|Up|Down|Left|Right|Plus|Minus)"
+)
 _KEY = (
-    r"(?:(?:Ctrl|Control|Alt|Shift|Meta|Cmd|Command|Option|Super)[-+])+(?:[A-Za-z0-9]\w*|[^\s\w])"
+    rf"(?:(?:Ctrl|Control|Alt|Shift|Meta|Cmd|Command|Option|Super)[-+])+{_KEY_NAME}(?![\w-])"
     r"|(?:[CMS]-)+\S(?!\w)"  # Emacs' one-letter modifiers take one key: not 'C-SPAN', 'M-16'
 )
 _CHORD = rf"(?<![\w\-+])(?:{_KEY})(?:\s(?:{_KEY}))*"
@@ -378,11 +383,12 @@ _SYMBOL_NAMES = {
     "`": "backtick",
     ";": "semicolon",
 }
-# ... as the thing asked about ('the & symbol', 'does * match'), not inside a name
-# ('Standard & Poor')
-_LONE_SYMBOL = re.compile(
-    rf"(?:(?<=\bthe )|(?<=\bdoes )|(?<=\bis )|(?<=\ba )|(?<=\ban ))"
-    rf"([{re.escape(''.join(_SYMBOL_NAMES))}])(?=\s)",
+# ... as the thing asked about, bare or quoted ('the & symbol', "the '&' sign", 'does *
+# match'), not inside a name ('Standard & Poor'); `kind` is the word naming what it is
+LONE_SYMBOL = re.compile(
+    r"\b(?:the|does|is|an?)\s+['\"`‘“]?"
+    rf"(?P<symbol>[{re.escape(''.join(_SYMBOL_NAMES))}])['\"`’”]?(?=\s)"
+    r"(?:\s+(?P<kind>(?:symbol|sign|character|char)s?\b))?",
     re.IGNORECASE,
 )
 
@@ -393,7 +399,7 @@ def compound_terms(question: str) -> list[str]:
     'Who played at half-time?' -> ['halftim']; and of the names of a symbol it writes alone
     ('What does the & symbol mean?' -> ['ampersand'], which prose says of '&s1'). Searched
     beside the question's words, and kept only where the documents use them."""
-    found = [stem(_SYMBOL_NAMES[symbol]) for symbol in _LONE_SYMBOL.findall(question)]
+    found = [stem(_SYMBOL_NAMES[m.group("symbol")]) for m in LONE_SYMBOL.finditer(question)]
     found += [
         stem(stem(verb.lower()) + particle.lower())
         for verb, particle in (m.groups() for m in _PHRASAL.finditer(question))
@@ -621,9 +627,9 @@ def _section_number(text: str, start: int, word: str) -> bool:
 _AFTER_LITERAL_START = r"(?<![\w\-\\$~].)"
 
 
-# ... nor, before a key chord, a key and a space or two (a justified man page): 'C-r' is
-# not the last key of 'C-x C-r'.
-_AFTER_KEY = r"(?<![-+]\S\s.)(?<![-+]\S\s\s.)"
+# ... nor, before a key chord, a one-letter Emacs chord and a space or two (a justified man
+# page): 'C-r' is not the last key of 'C-x C-r' (a longer chord before it is not seen).
+_AFTER_KEY = r"(?<![CMS]-\S\s.)(?<![CMS]-\S\s\s.)"
 
 
 def _after_start(literal: str) -> str:
