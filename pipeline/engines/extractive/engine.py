@@ -479,8 +479,7 @@ def _without_shown_lead(reads: str, shown: list[str]) -> str:
     so does an item after its lead-in shown under its entry ('-v, --verbose: The progress
     indicator shows the following information:')."""
     for colon in reversed([found.end() for found in _LEAD_END.finditer(reads)]):
-        lead = reads[:colon]
-        lead = lead.rstrip()
+        lead = reads[:colon].rstrip()
         if any(without_marker(part).startswith(lead) or part.endswith(lead) for part in shown):
             return reads[colon:]
     return reads

@@ -1022,6 +1022,7 @@ _RELEASE_TERMS = frozenset(tokens(RELEASE_WORDS))
 
 
 def _all_years(terms: list[str]) -> bool:
+    """The terms are years ('1882', '1884'): a decade's spellings (see decisive.same_name)."""
     return all(t.isdigit() and len(t) == 4 for t in terms)
 
 
