@@ -483,3 +483,17 @@ def test_a_naming_sentence_shown_with_the_one_it_names_keeps_its_name_in_the_ans
     question = "What idea is associated with row keys seen as a cheap way to find a row?"
     result = ask({"id": "doc", "text": SHORTCUTS}, question)
     assert "This idea is called the key shortcut." in result.answer, result.answer
+
+
+# A made-up guide: the first sentence naming both words says 'mean' inside a clause.
+RECORDS = """A record groups values under one name. Unlike with lists, in a record you name
+each value so it's clear what the values mean.
+
+The language also has records that look like lists, called list records. A list record
+names its type but not its fields.
+"""
+
+
+def test_a_verb_inside_a_clause_that_asks_defines_nothing() -> None:
+    result = ask(RECORDS, "What are list records?")
+    assert result.answer.startswith("The language also has records that look like lists")

@@ -461,6 +461,8 @@ _DEFINING_VERB = re.compile(
     r"\b(?:(?P<strong>means|mean|shall\s+mean|refers?\s+to|is\s+defined\s+as|denotes)|is|are)\b",
     re.IGNORECASE,
 )
+# A clause that asks inside a sentence: its verb defines nothing ('... what the values mean').
+_ASKED_IN_HEAD = re.compile(r"\b(?:what|how|why|whatever)\b", re.IGNORECASE)
 # ... or one that ends by giving its name: '... is called "Opaque".', '... are known as X.'
 _NAMED_AS = re.compile(
     r"\b(?:is|are)\s+(?:(?:\w+ly|also|often)\s+)?"  # 'is usually called'
@@ -607,6 +609,8 @@ def defines(sentence: str, subject: list[str]) -> bool:
         return False
     # 'The United Methodist Church (UMC) is': the bracketed short name is the subject's too
     head = _BRACKETED.sub("", sentence[: verb.start()])
+    if _ASKED_IN_HEAD.search(head):
+        return False  # '... so it's clear what the values mean': the verb of a clause
     content = tokens(head)
     if not set(subject) <= set(content):
         return False
