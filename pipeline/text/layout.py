@@ -690,6 +690,9 @@ class _Analyser:
             plain = line[following] != " " and "  " not in term and len(term) <= TERM_MAX_CHARS
             # '-u, -U NUM, --unified[=NUM]' over a description at column 14 names on past it
             plain = plain and not term.endswith(",") and not _NAMES_ON.match(line, following)
+            # a description says something: one word is the option's argument ('-mtime n'
+            # over 'File's data was ...'), as long as the indent by chance
+            plain = plain and " " in line[following:].strip()
             if plain and _OPTIONISH.match(term):
                 return len(line[: following - 1].rstrip()), following
         match = _INLINE_TERM.match(line)

@@ -180,6 +180,26 @@ def test_man_page_options_are_terms_with_their_descriptions_under_their_section(
     assert s.heading_path(histsize) == [_find(MAN_PAGE, s, Kind.HEADING, "ENVIRONMENT")]
 
 
+@pytest.mark.parametrize(
+    ("term", "description"),
+    [
+        ("-mtime n", "File's data was last modified n*24 hours ago."),  # one word: its argument
+        ("--help", "Display a usage message and exit."),  # words: its description
+    ],
+)
+def test_an_option_line_as_wide_as_the_indent_is_read_by_what_follows_its_name(
+    term: str, description: str
+) -> None:
+    # both lines run one column past the description's indent, after one space
+    text = (
+        "       -mtime n\n              File's data was last modified n*24 hours ago.\n\n"
+        "       --help Display a usage message and exit.\n              It exits 0.\n"
+    )
+    s = analyse(text)
+    assert (Kind.TERM.name, term) in _blocks(text, s)
+    assert _describes(text, s, description, term)
+
+
 def test_man_page_title_lines_are_furniture_and_subsections_nest() -> None:
     s = analyse(MAN_PAGE)
     furniture = [MAN_PAGE[b.start : b.end] for b in s if b.kind == Kind.FURNITURE]
