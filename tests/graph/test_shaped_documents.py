@@ -2074,3 +2074,26 @@ def test_an_info_files_node_lines_are_never_cited() -> None:
 def test_an_info_files_menu_entry_is_no_answer() -> None:
     result = ask(INFO_MANUAL, "When does Fetch read commands from .fetchrc?")
     assert result.answer.startswith("Fetch reads ‘.fetchrc’ upon startup")
+
+
+SEEK_PAGE = """SEEK(1)              General Commands Manual              SEEK(1)
+
+OPTIONS
+       -O1    Reorder tests by cost: the cheapest run first.
+
+       -mtime n
+              The file's data was last modified n*24 hours ago.  A leading
+              plus means more than n, a leading minus less than n.
+
+       -size n
+              The file uses n blocks of space; 1 block is 512 bytes.
+"""
+
+
+@pytest.mark.parametrize("question", ["What does -mtime +1 mean?", "What does -mtime=1 do?"])
+def test_a_number_given_to_an_option_is_its_value_not_a_word_to_find(question: str) -> None:
+    result = _ask(SEEK_PAGE, question)
+    assert result.answer.startswith("-mtime n: The file's data was last modified n*24 hours ago.")
+    assert "-O1" not in result.answer
+    assert "512 bytes" not in result.answer
+    assert not result.missing_terms  # no caution that the entry never says '1'

@@ -337,6 +337,8 @@ _LITERAL = re.compile(
     r"|(?<=['\"‘“`])[?!&|+*^<>=%]{1,3}(?=['\"’”`])"  # quoted: nargs='+'
 )
 _NAMES_OPTION = re.compile(_OPTION)
+_OPTION_VALUE = re.compile(rf"(?P<option>{_OPTION})(?:[ \t]+|=)[+-]?\d+(?:\.\d+)?(?![\w.-])")
+"""An option and the number given to it: '-mtime +1', '--jobs=4', '-n 5'."""
 
 
 def names_option(text: str) -> bool:
@@ -419,6 +421,9 @@ def query_terms(question: str) -> list[str]:
 
     Literal names come after the words: 'What does ssh -N do?' -> ['ssh', 'n', '=-N'].
     """
+    # an option's number is the value a user gives it: 'What does -mtime +1 mean?' asks
+    # about -mtime, whose entry says 'n', not '1'
+    question = _OPTION_VALUE.sub(r"\g<option>", question)
     # a chord's keys are no words: 'C-x C-e' is searched as written, not as 'c', 'x', 'e'
     words = _CHORDS.sub(" ", question)
     terms = list(dict.fromkeys(tokens(words) + lone_kanji(question)))
