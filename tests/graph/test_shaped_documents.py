@@ -2097,3 +2097,49 @@ def test_a_number_given_to_an_option_is_its_value_not_a_word_to_find(question: s
     assert "-O1" not in result.answer
     assert "512 bytes" not in result.answer
     assert not result.missing_terms  # no caution that the entry never says '1'
+
+
+CODEGEN_PAGE = """# Codegen options
+
+All of these options are passed to the compiler with the -C flag.
+
+## opt-level
+
+This flag controls the optimization level: -C opt-level=3 optimizes for speed.
+
+## code-model
+
+This flag selects the code model, the size of the address space the code may use.
+
+## link-dead-code
+
+Keeps dead code at link time; the relocation of unused sections is skipped.
+"""
+
+
+def test_the_key_an_option_sets_is_a_name_the_documents_must_write() -> None:
+    # 'relocation' and 'model' are each written, the key 'relocation-model' nowhere
+    absent = ask({"id": "doc", "text": CODEGEN_PAGE}, "What does -C relocation-model do?")
+    assert not absent.citations
+    assert "do not contain" in absent.answer
+    present = _ask(CODEGEN_PAGE, "What does -C code-model do?")
+    assert "selects the code model" in present.answer
+
+
+CITED_PAGE = """# Stack protection
+
+Stack smashing protection guards the return address with a random canary value.
+
+Shadow stacks keep return addresses in a second, protected stack.
+
+## References
+
+1. A. Writer. "Add stack smashing protection to the compiler #84197." GitHub. https://example.org/84197
+2. B. Writer. "Stack smashing protection tracking issue #12345." GitHub. https://example.org/12345
+"""
+
+
+def test_a_list_of_works_cited_names_works_rather_than_answering() -> None:
+    result = _ask(CITED_PAGE, "What does stack smashing protection do?")
+    assert result.answer.startswith("Stack smashing protection guards the return address")
+    assert "GitHub" not in result.answer

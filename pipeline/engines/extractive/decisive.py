@@ -45,6 +45,7 @@ from pipeline.engines.extractive.terms import (
     QUESTION_CHARS,
     fold,
     is_cjk_term,
+    option_keys,
     stem,
     tokens,
     uses,
@@ -487,7 +488,11 @@ def decide(
         ]
         named_by_use = [[t] for t in _surface(question) if t in terms and _is_name(t, usage)]
         groups = numbers + [g for g in named_by_use if g not in numbers]
-    surface = _surface(question)
+    # the key an option sets names one setting ('-C relocation-model'): its words alone
+    # ('relocation', 'model') are in many
+    keys = [[LITERAL + k] for k in option_keys(question) if LITERAL + k in terms]
+    groups += [k for k in keys if k not in groups]
+    surface = _surface(question) | {k: k.removeprefix(LITERAL) for [k] in keys}
     if _HOW_TO.search(question):  # 'How do I find files changed in the last 7 days?': the
         # number is the one the asker will give, not one the documents must state
         groups = [g for g in groups if not all(_NUMBER.fullmatch(surface.get(t, t)) for t in g)]

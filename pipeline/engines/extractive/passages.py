@@ -63,6 +63,12 @@ _NAMES_BEFORE = re.compile(
 # An info file's menu entry, which names a node to go to: "* cmp Options:: Summary of ...".
 _INFO_MENU_ENTRY = re.compile(r"[^:\n]{1,60}::(?:\s|$)")
 _LINKS_ONLY = re.compile(rf"\s*(?:{_LINK}[ \t\n,;|·]*)+\.?\s*$")
+# The title of a list of works cited: '## References', '7. Bibliography', 'Works Cited'
+_WORKS_CITED = re.compile(
+    r"[#=\s]*(?:\d+(?:\.\d+)*\.?\s+)?(?:references|bibliography|works\s+cited|literature\s+cited"
+    r"|citations|notes\s+and\s+references|参考文献|參考文獻|참고\s*문헌)\s*[#=]*\s*$",
+    re.IGNORECASE,
+)
 # Markdown's link reference definitions, which the rendered page does not show at all:
 # '[`maxBuffer` and Unicode]: #maxbuffer-and-unicode'.
 _LINK_DEFINITIONS = re.compile(r"(?:[ \t]*\[[^\]\n]+\]:[ \t]*\S+(?:[ \t]+[\"'(][^\n]*)?\s*)+$")
@@ -244,6 +250,16 @@ class Passages:
         if self.kinds[unit] == Kind.ITEM and _INFO_MENU_ENTRY.match(text) is not None:
             return True
         return unit in self._contents_entries
+
+    def cites_work(self, unit: int) -> bool:
+        """The unit is under a list of works cited ('## References'): an entry there names
+        a work ('18. B. Anderson. "Stabilize -C overflow-checks #1535." GitHub. https://...')
+        that says what the text only points to."""
+        sections = self.sections[unit]
+        return (
+            bool(sections)
+            and _WORKS_CITED.match(self.text[slice(*self.spans[sections[-1]])]) is not None
+        )
 
     @cached_property
     def _contents_entries(self) -> frozenset[int]:

@@ -1561,7 +1561,7 @@ class _Scorer:
             score *= 1 + LIST_BOOST  # 'But there are also disadvantages:' and its list
         elif passages.is_label(sid) or sid in passages.header_rows:
             score *= HEADING_WEIGHT
-        elif passages.links_only(sid):
+        elif passages.links_only(sid) or passages.cites_work(sid):
             score *= LINKS_WEIGHT  # a table of contents' '1. [Install](...#install)'
         elif passages.asks(sid):
             score *= HEADING_WEIGHT  # a question names its topic as a heading does

@@ -339,6 +339,14 @@ _LITERAL = re.compile(
 _NAMES_OPTION = re.compile(_OPTION)
 _OPTION_VALUE = re.compile(rf"(?P<option>{_OPTION})(?:[ \t]+|=)[+-]?\d+(?:\.\d+)?(?![\w.-])")
 """An option and the number given to it: '-mtime +1', '--jobs=4', '-n 5'."""
+_OPTION_KEY = re.compile(r"(?<![\w-])-[A-Za-z]\s+(?P<key>[a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?![\w-])")
+"""The hyphenated key a one-letter option sets, a name of its own: rustc's '-C opt-level',
+'-Z stack-protector' (searched as written, not as the words 'opt' and 'level')."""
+
+
+def option_keys(question: str) -> list[str]:
+    """The hyphenated keys the question's one-letter options set (see _OPTION_KEY)."""
+    return [m.group("key") for m in _OPTION_KEY.finditer(question)]
 
 
 def names_option(text: str) -> bool:
@@ -431,6 +439,7 @@ def query_terms(question: str) -> list[str]:
         stems = _korean_stems(fold(question))
         terms = [t for t in terms if not HANGUL_CHAR.match(t) or t in stems]
     literals = [LITERAL + m.group() for m in _LITERAL.finditer(question)]
+    literals += [LITERAL + key for key in option_keys(question)]
     if not terms and not literals:  # 'What does -T do?' asks about '-T', not 'what' or 'do'
         terms = list(dict.fromkeys(tokens(question, keep_stopwords=True)))
     return terms + [t for t in dict.fromkeys(literals) if t not in terms]
