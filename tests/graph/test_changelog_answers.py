@@ -54,6 +54,15 @@ def test_which_release_is_answered_with_the_heading_the_entry_sits_under() -> No
     assert result.answer.startswith("2.5 (1st January, 2021): Drop support for Python 3.6.")
 
 
+def test_a_documents_own_version_in_its_title_is_no_release_of_its_sections() -> None:
+    licence = (
+        "# Widget Licence, Version 2.1 (3 November 2008)\n\n## 1. Grant\n\nYou may copy it.\n\n"
+        "## 9. Termination\n\nYour rights terminate when you break a condition of this Licence.\n"
+    )
+    result = _ask(licence, "When do my rights terminate?")
+    assert result.answer.startswith("Your rights terminate when you break a condition")
+
+
 def test_a_version_in_the_question_is_found_in_the_release_heading_above_the_entry() -> None:
     # The entry of 3.8 says more about -P, but the question asks about 2.5, whose number
     # is two headings above its entry.

@@ -759,9 +759,18 @@ class Passages:
             title = self.heading_text(heading)
             if shown.text.startswith(title):
                 return shown  # an item its release's heading leads in to
-            if _RELEASE_HEADING.search(title):
+            if _RELEASE_HEADING.search(title) and self._lists_releases:
                 return Shown(shown.start, shown.end, f"{title}: {shown.text}")
         return shown
+
+    @cached_property
+    def _lists_releases(self) -> bool:
+        """Whether two or more headings name a release, as a changelog's do: one alone is
+        the document's own version ('GNU Free Documentation License Version 1.3, 3 November
+        2008' over a licence's sections), which says nothing of when its terms apply."""
+        structure = self.structure
+        headings = (b for b in range(len(structure)) if structure.kind(b) == Kind.HEADING)
+        return sum(1 for b in headings if _RELEASE_HEADING.search(self.heading_text(b))) >= 2
 
     def in_section(self, unit: int, shown: Shown, category: Collection[str]) -> Shown:
         """A table row (`shown`) after its section's heading when the question asks which
