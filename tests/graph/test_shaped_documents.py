@@ -2143,3 +2143,27 @@ def test_a_list_of_works_cited_names_works_rather_than_answering() -> None:
     result = _ask(CITED_PAGE, "What does stack smashing protection do?")
     assert result.answer.startswith("Stack smashing protection guards the return address")
     assert "GitHub" not in result.answer
+
+
+FORCE_PAGE = """PACK(1)              General Commands Manual              PACK(1)
+
+OPTIONS
+       -k, --keep
+              Don't delete the input files.
+
+       -f, --force
+              This option has several effects:
+
+              •  If the target file already exists, delete it before packing.
+
+              •  Pack even if the input is a symbolic link to a regular file.
+"""
+
+
+def test_an_entry_whose_description_opens_with_a_lead_in_answers_with_its_list() -> None:
+    result = _ask(FORCE_PAGE, "What does --force do?")
+    assert result.answer.startswith(
+        "-f, --force: This option has several effects:\n"
+        "- If the target file already exists, delete it before packing.\n"
+        "- Pack even if the input is a symbolic link"
+    )

@@ -818,8 +818,11 @@ class Passages:
         last = self._last_unit(lead)
         whole = self._with_half_before(last) if last >= 0 else None
         if whole is not None:  # 'the order to perform the checks' / (a page break) / 'is:'
-            return self._listed(whole[0], lead_end, items, whole[1])
-        return self._listed(start, lead_end, items)
+            listed = self._listed(whole[0], lead_end, items, whole[1])
+        else:
+            listed = self._listed(start, lead_end, items)
+        # an entry's list says what of with its term: '-f, --force: This option has ...:'
+        return None if listed is None else self._under_term(lead, listed)
 
     def _choices(self, block: int) -> Shown | None:
         """An item of a list its lead-in offers as choices, shown with the others: 'b) use
@@ -1107,7 +1110,14 @@ class Passages:
 
     def reads_as(self, unit: int) -> int:
         """The unit a heading reads as (its section's first, when that is no heading; see
-        _heading), else `unit` itself: what a list question's answer leads in from."""
+        _heading), and a term the lead-in to a list that opens its description ('-f,
+        --force' over 'This option has several effects:' and them), else `unit` itself:
+        what a list question's answer leads in from."""
+        if self.is_term(unit):
+            described = unit + 1
+            if described >= len(self.blocks) or self.show(unit).end != self.spans[described][1]:
+                return unit
+            return described if self.leads_list(described) else unit
         if not self.is_heading(unit):
             return unit
         following = self._past_links(unit + 1)
