@@ -2167,3 +2167,25 @@ def test_an_entry_whose_description_opens_with_a_lead_in_answers_with_its_list()
         "- If the target file already exists, delete it before packing.\n"
         "- Pack even if the input is a symbolic link"
     )
+
+
+STRINGS_CHAPTER = """## Updating a String
+
+We can grow a String by using the push_str method to append a string slice. The push_str
+method takes a string slice because we don't want to take ownership of the parameter. If
+the push_str method took ownership of s2, we could not print its value afterwards. Calling
+push_str twice appends both slices, and push_str never reallocates more than it needs.
+
+The push method takes a single character as a parameter and adds it to the String.
+"""
+
+
+def test_a_question_comparing_two_things_is_answered_with_each() -> None:
+    # every push_str sentence also holds the word 'push' and outranks the push sentence
+    result = _ask(STRINGS_CHAPTER, "What is the difference between push and push_str?")
+    push_str, push = result.answer.split(". The push method")
+    assert "push_str" in push_str
+    assert push.startswith(" takes a single character")
+    man = _ask(FORCE_PAGE, "How does --keep differ from --force?")
+    assert "-k, --keep: Don't delete the input files." in man.answer
+    assert "-f, --force: This option has several effects:" in man.answer

@@ -14,7 +14,15 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
 from pipeline.config import Settings
-from pipeline.engines.extractive import conversation, lexrank, openers, outline, readers, skim
+from pipeline.engines.extractive import (
+    compare,
+    conversation,
+    lexrank,
+    openers,
+    outline,
+    readers,
+    skim,
+)
 from pipeline.engines.extractive.decisive import Decisive
 from pipeline.engines.extractive.memory_notes import remembered_sentences
 from pipeline.engines.extractive.passages import Passages
@@ -165,7 +173,7 @@ class ExtractiveEngine:
         # Runners-up are cited only if they score at least RUNNER_UP_SHARE of the best: on
         # a 2-sentence document the other sentence borrows a little of the match's score
         # as its neighbour, and citing it would present an unrelated line as evidence.
-        pool = [e for e in pool if e.score >= RUNNER_UP_SHARE * pool[0].score]
+        offered, pool = pool, [e for e in pool if e.score >= RUNNER_UP_SHARE * pool[0].score]
         order = diverse_order(
             question, [e.quote for e in pool], [e.score for e in pool], self._cited
         )
@@ -184,6 +192,12 @@ class ExtractiveEngine:
             same = hold_rarest(question, shown[0].reads, [e.reads for e in shown[1:]])
             kept = zip(shown[1:], same, strict=True)
             shown = [shown[0], *(e for e, keep in kept if keep and "\n" not in e.reads)]
+        # a question comparing two things is answered with something said of each, however
+        # far below the best the other side's sentences score
+        reads = [e.reads for e in offered]
+        extra = [offered[i] for i in compare.each_side(question, [e.reads for e in shown], reads)]
+        shown += extra
+        ranked += [e for e in extra if e not in ranked]
         return Draft(
             text=_compose(_in_reading_order(shown)),
             evidence=ranked,
@@ -268,6 +282,8 @@ def read_chunk(task: ChunkTask, offered: int) -> Finding:
     else:
         ranked = best_hits(chunk["text"], query, passages, offered, chunk["document"], opens=opens)
     best, coverage = ranked.best, ranked.coverage
+    if best and compare.compared_sides(task["question"]):
+        best += _each_side(chunk, task["question"], query, passages, best)
     whole_list = asks_for_list(task["question"])
     release = newest is not None or asks_for_release(task["question"])
     category = asked_category(task["question"])
@@ -286,6 +302,20 @@ def read_chunk(task: ChunkTask, offered: int) -> Finding:
         confidence=min(5, round(5 * coverage)),
         missing_terms=_missing(decisive, best[0].lacking) if best else [],
     )
+
+
+def _each_side(
+    chunk: Chunk, question: str, query: Query, passages: Passages, best: list[Hit]
+) -> list[Hit]:
+    """The best-scored units saying something of a compared side that none of `best` names
+    (see compare.py): 'push' of push and push_str, whose sentences rank below push_str's."""
+    text, opens = chunk["text"], chunk["start"] == 0
+    hits = score_sentences(text, query, passages, chunk["document"], opens=opens)
+    hits.sort(key=lambda h: (-h.score, h.start))
+    # as each reads: a description says which option it is of with its term's name
+    reads = [passages.show(passages.unit_at(h.start)).text for h in hits]
+    picks = compare.each_side(question, [text[h.start : h.end] for h in best], reads)
+    return [hits[i] for i in picks]
 
 
 def _skimmed_past(chunk: Chunk) -> Finding:

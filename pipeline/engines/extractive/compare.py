@@ -1,0 +1,95 @@
+"""Questions that compare two things: the answer says something of each.
+
+'What is the difference between push and push_str?' is answered by what the text says of
+push and what it says of push_str. Ranking alone cites the sentences matching most of the
+question, which name one side twice over ('push_str' also holds the word 'push'); the
+answer then joins the best sentence naming the other side, if the documents have one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pipeline.engines.extractive.terms import TermFinder, fold, is_literal, query_terms
+
+OPENING_CHARS = 30
+"""How far into a passage the side it is about is named: an entry's term, a subject."""
+_ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
+_SIDE = r"(?P<{}>[^?,;]{{1,60}}?)"
+_COMPARING = (
+    re.compile(
+        rf"\bdifferences?\s+between\s+{_SIDE.format('a')}\s+and\s+{_SIDE.format('b')}\s*(?:[?.]|$)",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"\bhow\s+(?:does|do|is|are)\s+{_SIDE.format('a')}\s+(?:differ|different)\s+from\s+"
+        rf"{_SIDE.format('b')}\s*(?:[?.]|$)",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"\bcompare\s+{_SIDE.format('a')}\s+(?:and|with|to)\s+{_SIDE.format('b')}\s*(?:[?.]|$)",
+        re.IGNORECASE,
+    ),
+)
+_VERSUS = re.compile(r"(?P<a>(?:\S+\s+){0,2}\S+)\s+(?:vs\.?|versus)\s+(?P<b>[^?]+?)\s*(?:[?.]|$)")
+
+
+def compared_sides(question: str) -> list[str]:
+    """The two things a question compares, as it writes them, or []: 'What is the difference
+    between a Transparent copy and an Opaque copy?' -> ['Transparent copy', 'Opaque copy']."""
+    for pattern in (*_COMPARING, _VERSUS):
+        match = pattern.search(question)
+        if match:
+            a, b = (_ARTICLE.sub("", match.group(g).strip()) for g in ("a", "b"))
+            if pattern is _VERSUS:  # 'When should I use gzip vs xz?': as many words as after
+                a = " ".join(a.split()[-len(b.split()) :])
+            return [a, b] if query_terms(a) and query_terms(b) else []
+    return []
+
+
+class Side:
+    """One thing compared, and whether a passage says something of it."""
+
+    def __init__(self, side: str, other: str) -> None:
+        terms = query_terms(side)
+        others = set(query_terms(other))
+        literals = [t for t in terms if is_literal(t)]
+        # what tells this side from the other: its literals ('=push_str'), else its words
+        # the other lacks ('transpar' of 'Transparent copy' beside 'Opaque copy')
+        self.terms = literals or [t for t in terms if t not in others]
+        self.finder = TermFinder(self.terms) if self.terms else None
+        # a side whose words the other holds all of ('push' beside 'push_str') is its
+        # name written alone, not inside the other's
+        self.alone = re.compile(rf"(?<![\w-]){re.escape(fold(side))}(?![\w-])", re.IGNORECASE)
+
+    def said_in(self, text: str, within: int | None = None) -> bool:
+        """Whether `text` names this side (in its first `within` characters, if given)."""
+        folded = fold(text[:within])
+        if self.finder is None:
+            return self.alone.search(folded) is not None
+        found = {term for _, term in self.finder.find(folded)}
+        return all(t in found for t in self.terms)
+
+
+def each_side(question: str, shown: Sequence[str], candidates: Sequence[str]) -> list[int]:
+    """Indices into `candidates` (best first) to show after `shown` so that the answer says
+    something of each side a comparing question names: the best candidate naming a side no
+    shown text names. [] for another question, or when the candidates name no missing side."""
+    sides = compared_sides(question)
+    if not sides:
+        return []
+    added: list[int] = []
+    for side in (Side(sides[0], sides[1]), Side(sides[1], sides[0])):
+        if any(side.said_in(text) for text in shown):
+            continue
+        if any(side.said_in(candidates[i]) for i in added):
+            continue
+        # a passage about the side names it first: its entry ('-d, --decompress: ...'), a
+        # sentence it is the subject of ('The push method takes ...'); else the best naming it
+        saying = [i for i, text in enumerate(candidates) if side.said_in(text)]
+        first = (i for i in saying if side.said_in(candidates[i], within=OPENING_CHARS))
+        pick = next(first, saying[0] if saying else None)
+        if pick is not None and pick not in added and candidates[pick] not in shown:
+            added.append(pick)
+    return added

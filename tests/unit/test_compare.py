@@ -1,0 +1,40 @@
+"""Questions comparing two things, and what counts as naming each."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.engines.extractive.compare import Side, compared_sides
+
+
+@pytest.mark.parametrize(
+    ("question", "sides"),
+    [
+        ("What is the difference between push and push_str?", ["push", "push_str"]),
+        (
+            "What are the differences between a Transparent copy and an Opaque copy?",
+            ["Transparent copy", "Opaque copy"],
+        ),
+        ("How does -z differ from -d?", ["-z", "-d"]),
+        ("Compare --keep with --force.", ["--keep", "--force"]),
+        ("When should I use gzip vs xz?", ["gzip", "xz"]),
+        ("Transparent copy vs. Opaque copy?", ["Transparent copy", "Opaque copy"]),
+        ("What is the difference?", []),
+        ("What does push_str do?", []),
+    ],
+)
+def test_the_two_things_a_question_compares(question: str, sides: list[str]) -> None:
+    assert compared_sides(question) == sides
+
+
+def test_a_side_inside_the_others_name_is_named_only_alone() -> None:
+    push = Side("push", "push_str")
+    assert push.said_in("The push method takes a single character.")
+    assert not push.said_in("Use the push_str method to append a slice.")
+    assert Side("push_str", "push").said_in("Use the push_str method to append a slice.")
+
+
+def test_a_side_is_told_by_the_words_the_other_side_lacks() -> None:
+    transparent = Side("Transparent copy", "Opaque copy")
+    assert transparent.said_in('A "Transparent" copy of the Document means ...')
+    assert not transparent.said_in("An Opaque copy is any other copy.")
