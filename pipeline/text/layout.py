@@ -147,6 +147,10 @@ _NUMBERED = re.compile(r"(?:\d{1,3}|[A-Z])\.(?:\d{1,3}\.?)*\s+\S")
 # A term, then a gap of two or more spaces (or tabs), then its description.
 _INLINE_TERM = re.compile(r" *(\S+(?: \S+)*?)(?: {2,}|\t+)(?=\S)")
 _WORD_GAP = re.compile(r"[^\s.!?:;。]  +\S")
+# CJK text that goes on past a wide gap to another option: a justified sentence naming
+# options ('フラグと              -u              フラグを'), not a term's description, whose
+# CJK words need no gaps
+_NAMES_OPTIONS_ON = re.compile(rf"[{CJK}][^\n]*?\S {{2,}}--?[A-Za-z]")
 _CJK_STOPS = frozenset("。、，．！？；")
 """Two spaces or more after a word, not a sentence: justified text."""
 # Terms that are plainly options, escapes or placeholders: '-e', '--login', '\j', '~.', '%%';
@@ -704,6 +708,8 @@ class _Analyser:
         if below and following < column:
             return None  # top's '%CPU  --  CPU Usage' over its description: a term's line
         optionish = _OPTIONISH.match(match.group(1)) is not None and len(match.group(1)) <= 24
+        if optionish and _NAMES_OPTIONS_ON.match(line, column):
+            return None  # justified CJK prose: '-l     フラグと     -u     フラグを用いると、'
         if optionish and not strict:
             return term_end, column
         after_sentence = i > 0 and not ln.blank(i - 1) and self._closes(i - 1)

@@ -137,6 +137,21 @@ def test_an_option_opening_a_justified_japanese_line_is_no_term_when_the_sentenc
     assert _find(text, s, Kind.PARAGRAPH, "-L  オプションの同義語です。")
 
 
+def test_an_option_over_justified_japanese_naming_another_option_is_no_term() -> None:
+    # passwd(1) in Japanese: the sentence 'the -l flag and the -u flag ...' opens a line
+    # with '-l', its words spaced out to the margin around '-u'
+    text = (
+        "   アカウントの保守\n"
+        "       -l               フラグと              -u              フラグを用いると、\n"
+        "       ユーザアカウントをロックしたり、そのロックを外したりできる。           -l\n"
+        "       オプションを用いると、アカウントは使用不能になる。\n\n"
+        "       -S                     オプションを用いるとアカウントの状態が表示される。\n"
+    )
+    terms = [t for kind, t in _blocks(text, analyse(text)) if kind == "TERM"]
+    assert "-l" not in terms
+    assert "-S" in terms  # its description names no other option
+
+
 def _item_read(text: str, starts: str) -> str:
     """The text of the list item starting with `starts`."""
     s = analyse(text)
