@@ -2189,3 +2189,31 @@ def test_a_question_comparing_two_things_is_answered_with_each() -> None:
     man = _ask(FORCE_PAGE, "How does --keep differ from --force?")
     assert "-k, --keep: Don't delete the input files." in man.answer
     assert "-f, --force: This option has several effects:" in man.answer
+
+
+KOREAN_PACKER = """PACK(1)              General Commands Manual              PACK(1)
+
+동작
+       -z, --compress
+              압축합니다.
+
+       -d, --decompress
+              압축을 해제합니다.
+
+       -t, --test
+              압축 파일의 무결성을 시험합니다. 압축 해제 데이터는 버립니다.
+
+메모리 사용
+       압축 해제시 메모리 사용량은 압축 해제 프로그램마다 다릅니다. 압축 해제
+       속도는 압축 해제 프로그램의 메모리 사용량과 압축 해제 데이터에 달려
+       있습니다.
+"""
+
+
+@pytest.mark.parametrize(
+    "question", ["압축 해제하려면 어떤 옵션을 사용합니까?", "어떻게 압축을 해제합니까?"]
+)
+def test_a_korean_how_to_question_reaches_the_entry_doing_it(question: str) -> None:
+    # '압축' and '해제' fill the memory section; the entry's description says the action
+    result = _ask(KOREAN_PACKER, question)
+    assert result.answer.startswith("-d, --decompress: 압축을 해제합니다.")

@@ -57,7 +57,7 @@ from pipeline.engines.extractive.units import (
 )
 from pipeline.engines.extractive.usage import gather, gather_more, units_of
 from pipeline.text.layout import BYLINE, LIST_MARKER
-from pipeline.text.scripts import CJK_CHAR, HAN, HIRAGANA, KANA
+from pipeline.text.scripts import CJK_CHAR, HAN, HANGUL, HANGUL_CHAR, HIRAGANA, KANA
 from pipeline.text.structure import Kind, Structure
 
 AnswerType = Literal[
@@ -377,7 +377,9 @@ _FRAME = re.compile(
     # ... and 'what does it mean': 'パーセント記号はどういう意味ですか？' asks what '%' does,
     # which its sentence says without '意味' (a table headed '意味' says it of every row)
     r"|(?:どういう|どのような|どんな)意味|何を(?:意味|表)|(?:是)?(?:什么|什麼)意思"
-    r"|(?:表示|代表|意味着|意味著)(?:什么|什麼)",
+    r"|(?:表示|代表|意味着|意味著)(?:什么|什麼)"
+    # ... and Korean 'which option do I use': '압축 해제하려면 어떤 옵션을 사용합니까?'
+    r"|(?:어떤|무슨|어느)\s*(?:옵션|플래그|명령어?|설정)(?:을|를)?\s*(?:사용|써야|쓰|입력|실행)[가-힣]*",
     re.IGNORECASE,
 )
 # 'Which section of the GPL is the Disclaimer of Warranty?': the answer is a heading.
@@ -671,6 +673,14 @@ _HOW_TO = re.compile(
 # "Which option do I use to decompress?", "What command should I run to list jobs?": the
 # verb of what the asked thing is used for.
 _USED_TO = re.compile(rf"^\s*(?:which|what)\b[^?]*?\b{_USE_TO}\s+(?P<verb>[a-z]+)", re.IGNORECASE)
+# A Korean how-to question: '압축 해제하려면 어떤 옵션을 ...?' (to decompress, which option
+# ...), '어떻게 압축을 해제합니까?' (how do I decompress?). Its verb is a noun and 하다 (do),
+# the noun the action, as in the description doing it: '압축을 해제합니다.'
+_KOREAN_PURPOSE = re.compile(rf"(?P<noun>[{HANGUL}]{{2,}}?)(?:하려면|하기\s*위해)")
+_KOREAN_HOW = re.compile(
+    rf"어떻게\s(?:[^?]*\s)?(?P<noun>[{HANGUL}]{{2,}}?)(?:합니까|하나요|하죠|해요|할\s*수)"
+)
+_KOREAN_DOING = "(?:합니다|한다|하다|함|해요)[.。]?\\s*$"
 _OPENING_WORD = re.compile(r"[A-Za-z]+")
 TITLED_TERMS = 2
 """Fewest terms a question has for a heading holding just them to be it as a title: one
@@ -727,7 +737,8 @@ def asked_action(question: str) -> str | None:
     other questions."""
     match = _HOW_TO.search(question) or _USED_TO.search(question)
     if match is None:
-        return None
+        korean = _KOREAN_PURPOSE.search(question) or _KOREAN_HOW.search(question)
+        return fold(korean.group("noun")) if korean else None
     return next(iter_tokens(match.group("verb")), None)
 
 
@@ -1659,11 +1670,15 @@ class _Scorer:
     def _does_action(self, sentence: str) -> bool:
         """The sentence opens with the asked verb, as a command or a statement ('Delete
         files; true if removal succeeded.', 'Deletes files'), not as the name of an
-        activity: tar's '"Extracting contiguous files as regular files"' is a message."""
+        activity: tar's '"Extracting contiguous files as regular files"' is a message.
+        A Korean one closes with it: '압축을 해제합니다.'."""
+        action = self.action or ""
+        if HANGUL_CHAR.match(action):
+            return re.search(re.escape(action) + _KOREAN_DOING, fold(sentence)) is not None
         opening = _OPENING_WORD.match(sentence)
         if opening is None or opening.group().lower().endswith(("ing", "ed")):
             return False
-        return stem(opening.group().lower()) == self.action
+        return stem(opening.group().lower()) == action
 
 
 def _lent_to_subject(

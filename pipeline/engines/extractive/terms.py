@@ -456,6 +456,8 @@ def _korean_stems(folded: str) -> set[str]:
         stem = word[: len(word) - len(ending)]
         if len(ending) == 1 and len(stem) == 1:
             stem = word  # '국가' (country) is a word, not '국' and the particle '가'
+        if stem in KOREAN_QUESTION_WORDS:
+            continue  # '어떻게' (how) asks, as '무엇' does: '어떻', '떻게' are no content
         found.update(_bigrams(stem, True) if len(stem) > 1 else [stem] if stem else [])
     return found
 
