@@ -339,3 +339,5 @@ def test_a_korean_questions_particles_and_endings_are_no_terms() -> None:
     assert query_terms("종료 상태 0은 무엇을 의미합니까?") == ["종료", "상태", "0", "의미"]
     assert set(query_terms("리버사이드 창고의 출입 코드는 무엇입니까?")) >= {"창고", "출입", "코드"}
     assert query_terms("국가 이름은?") == ["국가", "이름"]  # '가' of 국가 is no particle
+    # '어떻게' (how) asks as '무엇' does: its '어떻' and '떻게' are in every 'how' of a text
+    assert query_terms("입력 파일을 유지하려면 어떻게 합니까?") == ["입력", "파일", "유지"]
