@@ -38,6 +38,8 @@ from pipeline.text.scripts import CJK
 from pipeline.text.structure import Kind, Structure
 
 _FENCE = re.compile(r" *(`{3,}|~{3,})")
+CODE_INDENT = 4
+"""Spaces that indent a Markdown code block."""
 _ATX = re.compile(r" {0,3}(#{1,6})(?:[ \t]|$)")
 _SETEXT = re.compile(r" {0,3}(?:={2,}|-{2,})[ \t]*$")
 # reStructuredText's other underlines ('Main Interface' / '^^^^^^^^^^^^^^'): one punctuation
@@ -422,6 +424,8 @@ class _Analyser:
         fence = _FENCE.match(line) if first in "`~" else None
         if fence:
             return self._code(i, fence.group(1))
+        if first == ">" and line.startswith(">>> ", indent) and self._doctest(i):
+            return self._up_to_blank(i)
         if first == "<" and indent <= 3 and _HTML_BLOCK.match(line):
             return self._markup(i)
         atx = _ATX.match(line) if first == "#" and self.markdown else None
@@ -917,6 +921,28 @@ class _Analyser:
         start, end = self.l.span(i, j - 1)
         if _TAGS.sub("", self.l.text[start:end]).strip():
             self._add(Kind.CODE, i, j - 1, 0, self._context(self.l.indents[i]))
+        return j
+
+    def _doctest(self, i: int) -> bool:
+        """Lines from i to a blank line are a Python session ('>>> ftfy.fix_text(...)' and
+        its output), not a quoted e-mail ('>>> Hi,' at the margin, every line quoted):
+        indented as code, or with a line of output."""
+        ln = self.l
+        if ln.indents[i] >= CODE_INDENT:
+            return True
+        j = i
+        while j < ln.count and not ln.blank(j):
+            if not ln.content(j).startswith(">"):
+                return True
+            j += 1
+        return False
+
+    def _up_to_blank(self, i: int) -> int:
+        """Lines i to the next blank line as one code block; returns the line after them."""
+        j = i
+        while j < self.l.count and not self.l.blank(j):
+            j += 1
+        self._add(Kind.CODE, i, j - 1, 0, self._context(self.l.indents[i]))
         return j
 
     def _code(self, i: int, fence: str) -> int:

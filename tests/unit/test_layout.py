@@ -215,6 +215,16 @@ def test_an_option_line_as_wide_as_the_indent_is_read_by_what_follows_its_name(
     assert _describes(text, s, description, term)
 
 
+def test_a_python_session_is_code_and_a_quoted_email_is_not() -> None:
+    readme = (
+        "It can fix several layers of mojibake at once:\n\n"
+        "    >>> ftfy.fix_text('doesnÃ¢â‚¬â„¢t')\n    \"doesn't\"\n\nIt never guesses.\n"
+    )
+    assert _kinds(readme) == ["PARAGRAPH", "CODE", "PARAGRAPH"]
+    email = ">>> Hi Ann,\n>>> the meeting moved to Friday.\n\nThanks, noted.\n"
+    assert "CODE" not in _kinds(email)
+
+
 def test_man_page_title_lines_are_furniture_and_subsections_nest() -> None:
     s = analyse(MAN_PAGE)
     furniture = [MAN_PAGE[b.start : b.end] for b in s if b.kind == Kind.FURNITURE]
