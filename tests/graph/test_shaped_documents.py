@@ -2217,3 +2217,19 @@ def test_a_korean_how_to_question_reaches_the_entry_doing_it(question: str) -> N
     # '압축' and '해제' fill the memory section; the entry's description says the action
     result = _ask(KOREAN_PACKER, question)
     assert result.answer.startswith("-d, --decompress: 압축을 해제합니다.")
+
+
+GLOSSED_README = """# textfix
+
+textfix repairs text in many ways. It can fix mojibake (encoding mix-ups), by detecting
+patterns of characters that were meant to be UTF-8 but were decoded as something else.
+
+A string of mojibake usually holds all the information needed to recover the original.
+
+textfix can fix several layers of mojibake at once, and mojibake inside quotes.
+"""
+
+
+def test_a_gloss_in_brackets_after_a_word_defines_it() -> None:
+    result = _ask(GLOSSED_README, "What is mojibake?")
+    assert result.answer.startswith("It can fix mojibake (encoding mix-ups)")

@@ -463,6 +463,9 @@ _DEFINING_VERB = re.compile(
     r"\b(?:(?P<strong>means|mean|shall\s+mean|refers?\s+to|is\s+defined\s+as|denotes)|is|are)\b",
     re.IGNORECASE,
 )
+# A gloss in brackets after a word says what it is: 'mojibake (encoding mix-ups)'; not a
+# name's ('(Serbian Cyrillic: ...)'), a date's or a reference's, which open otherwise.
+_GLOSS = re.compile(r"\s\((?=[a-z])[a-z][\w ,'’-]{2,60}\)")
 # A clause that asks inside a sentence: its verb defines nothing ('... what the values mean').
 _ASKED_IN_HEAD = re.compile(r"\b(?:what|how|why|whatever)\b", re.IGNORECASE)
 # ... or one that ends by giving its name: '... is called "Opaque".', '... are known as X.'
@@ -596,6 +599,8 @@ def defines(sentence: str, subject: list[str]) -> bool:
     cjk = _CJK_DEFINING.match(sentence) if CJK_CHAR.search(sentence[:60]) else None
     if cjk and subject:
         return _cjk_defines(cjk.group("head"), subject)
+    if subject and any(_glossed(sentence, m.start(), subject) for m in _GLOSS.finditer(sentence)):
+        return True
     name_line = _NAME_LINE.match(sentence)
     if name_line and subject:
         names = tokens(name_line.group("names"))
@@ -627,6 +632,13 @@ def defines(sentence: str, subject: list[str]) -> bool:
     others = [w for w in owned if w not in subject and w not in _ARTICLES]
     quoted = any(q in head for q in "\"“'‘")  # 'An "Opaque" copy is': the noun it qualifies
     return len(others) <= quoted and not _PLAIN_HEAD.search(head)
+
+
+def _glossed(sentence: str, at: int, subject: list[str]) -> bool:
+    """The subject's words are the last before the gloss at `at`: 'ftfy can fix mojibake
+    (encoding mix-ups)' glosses mojibake."""
+    before = tokens(sentence[:at])
+    return len(before) >= len(subject) and before[-len(subject) :] == subject
 
 
 def _names_more(words: list[str], content: list[str], subject: list[str]) -> bool:
