@@ -2233,3 +2233,45 @@ textfix can fix several layers of mojibake at once, and mojibake inside quotes.
 def test_a_gloss_in_brackets_after_a_word_defines_it() -> None:
     result = _ask(GLOSSED_README, "What is mojibake?")
     assert result.answer.startswith("It can fix mojibake (encoding mix-ups)")
+
+
+JAPANESE_SORTER = """SORT(1)              General Commands Manual              SORT(1)
+
+名前
+       sort - テキストファイルの行をソートする
+
+説明
+       キーのソートオプションは、グローバルなソートオプションより優先されます。
+
+       -n, --numeric-sort
+              文字列を数値とみなして比較する
+
+       -r, --reverse
+              比較結果を逆順にする
+"""
+
+CHINESE_ARCHIVER = """TAR(1)              General Commands Manual              TAR(1)
+
+描述
+       新存档的选项按功能分组。创建存档的每个选项都有短名和长名，存档选项可以合并。
+
+       -c, --create
+              创建一个新的存档
+
+       -t, --list
+              列出存档的内容
+"""
+
+
+@pytest.mark.parametrize(
+    ("page", "question", "entry"),
+    [
+        (JAPANESE_SORTER, "逆順にソートするにはどのオプションを使いますか？", "-r, --reverse"),
+        (CHINESE_ARCHIVER, "要创建新的存档用哪个选项？", "-c, --create"),
+    ],
+)
+def test_which_option_to_use_asks_in_japanese_and_chinese_for_the_entry(
+    page: str, question: str, entry: str
+) -> None:
+    # 'オプション' / '选项' fill the opening paragraph: the question's frame, not its content
+    assert _ask(page, question).answer.startswith(entry)

@@ -378,7 +378,11 @@ _FRAME = re.compile(
     # which its sentence says without '意味' (a table headed '意味' says it of every row)
     r"|(?:どういう|どのような|どんな)意味|何を(?:意味|表)|(?:是)?(?:什么|什麼)意思"
     r"|(?:表示|代表|意味着|意味著)(?:什么|什麼)"
-    # ... and Korean 'which option do I use': '압축 해제하려면 어떤 옵션을 사용합니까?'
+    # ... and Japanese, Chinese and Korean 'which option do I use': '逆順にソートするには
+    # どのオプションを使いますか？', '要反向排序用哪个选项？',
+    # '압축 해제하려면 어떤 옵션을 사용합니까?'
+    r"|(?:どの|どんな|何の)(?:オプション|フラグ|コマンド)(?:を|が)?(?:使|用|指定)[ぁ-ん]*"
+    r"|(?:用|使用)?(?:哪个|哪個|什么|什麼)(?:选项|選項|参数|參數)"  # not 命令: an order given
     r"|(?:어떤|무슨|어느)\s*(?:옵션|플래그|명령어?|설정)(?:을|를)?\s*(?:사용|써야|쓰|입력|실행)[가-힣]*",
     re.IGNORECASE,
 )
