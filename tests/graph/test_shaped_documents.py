@@ -2275,3 +2275,27 @@ def test_which_option_to_use_asks_in_japanese_and_chinese_for_the_entry(
 ) -> None:
     # 'オプション' / '选项' fill the opening paragraph: the question's frame, not its content
     assert _ask(page, question).answer.startswith(entry)
+
+
+FLAGS_CHAPTER = """# Command-line arguments
+
+## -o/--out-dir: output directory path
+
+Using this flag looks like this:
+
+```
+$ tool src/lib.rs -o target/doc
+```
+
+By default, the tool's output appears in a directory named doc. With this flag, it will
+place all output into the directory you specify.
+
+## --theme: add a theme
+
+Giving a CSS file to this flag adds it to your documentation as a theme choice.
+"""
+
+
+def test_this_flag_anywhere_in_a_section_reads_after_the_flags_heading() -> None:
+    result = _ask(FLAGS_CHAPTER, "How do I set the output directory?")
+    assert "-o/--out-dir: output directory path — With this flag, it will place" in result.answer

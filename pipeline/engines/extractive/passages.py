@@ -63,6 +63,12 @@ _NAMES_BEFORE = re.compile(
 # An info file's menu entry, which names a node to go to: "* cmp Options:: Summary of ...".
 _INFO_MENU_ENTRY = re.compile(r"[^:\n]{1,60}::(?:\s|$)")
 _LINKS_ONLY = re.compile(rf"\s*(?:{_LINK}[ \t\n,;|·]*)+\.?\s*$")
+# What a section's heading names, pointed at from anywhere in it: 'this flag', 'this option'
+_THIS_KIND = re.compile(
+    r"\bthis\s+(?:flag|option|switch|setting|command|subcommand|argument|parameter|attribute"
+    r"|function|method|macro|lint|directive|key|field|variable)\b",
+    re.IGNORECASE,
+)
 # The title of a list of works cited: '## References', '7. Bibliography', 'Works Cited'
 _WORKS_CITED = re.compile(
     r"[#=\s]*(?:\d+(?:\.\d+)*\.?\s+)?(?:references|bibliography|works\s+cited|literature\s+cited"
@@ -686,15 +692,19 @@ class Passages:
 
     def heading_pointed_at(self, unit: int) -> int:
         """The heading block a section's opening sentence points back to ('This option ...'
-        under '## code-model'), if it is a short one; -1 otherwise."""
+        under '## code-model'), or any of its sentences names as 'this flag', if it is a
+        short one; -1 otherwise."""
         block = self.blocks[unit]
         parent = self.structure.parent(block)
-        opens_section = parent == block - 1 and self.first[block] == unit
-        if not opens_section or self.structure.kind(parent) != Kind.HEADING:
+        if self.structure.kind(parent) != Kind.HEADING:
             return -1
         if self.structure.kind(block) != Kind.PARAGRAPH:
             return -1
-        if not openers.points_back(self._read(*self.spans[unit])):
+        read = self._read(*self.spans[unit])
+        opens_section = parent == block - 1 and self.first[block] == unit
+        # anywhere in its section, 'this flag' is the heading's: 'With this flag, it will
+        # place all output into the directory you specify.' under '-o/--out-dir: ...'
+        if not (opens_section and openers.points_back(read)) and not _THIS_KIND.search(read):
             return -1
         return parent if len(self.heading_text(parent)) <= HEADING_LEAD_CHARS else -1
 
