@@ -679,9 +679,12 @@ class Passages:
         it points back to, when it is a section's opening sentence as it stands: under
         '## -V/--version: print a version', 'This flag will print out rustc's version.' says
         which flag only with it, and under '## panic', 'This option lets you control ...:'
-        which option its values are of; and a field ('Default: false') says of what with it
+        which option its values are of; or when it names it as 'this flag' anywhere in its
+        section (see heading_named); and a field ('Default: false') says of what with it
         too."""
         heading = self.heading_pointed_at(unit)
+        if heading < 0:
+            heading = self.heading_named(unit)
         start, end = self.spans[unit]
         read = self._read(start, end)
         if heading < 0 and unit in self.field_headings:  # a field is its heading's
@@ -692,21 +695,32 @@ class Passages:
 
     def heading_pointed_at(self, unit: int) -> int:
         """The heading block a section's opening sentence points back to ('This option ...'
-        under '## code-model'), or any of its sentences names as 'this flag', if it is a
-        short one; -1 otherwise."""
+        under '## code-model'), if it is a short one; -1 otherwise."""
         block = self.blocks[unit]
         parent = self.structure.parent(block)
-        if self.structure.kind(parent) != Kind.HEADING:
-            return -1
-        if self.structure.kind(block) != Kind.PARAGRAPH:
-            return -1
-        read = self._read(*self.spans[unit])
         opens_section = parent == block - 1 and self.first[block] == unit
-        # anywhere in its section, 'this flag' is the heading's: 'With this flag, it will
-        # place all output into the directory you specify.' under '-o/--out-dir: ...'
-        if not (opens_section and openers.points_back(read)) and not _THIS_KIND.search(read):
+        if not opens_section or not self._under_short_heading(block):
             return -1
-        return parent if len(self.heading_text(parent)) <= HEADING_LEAD_CHARS else -1
+        return parent if openers.points_back(self._read(*self.spans[unit])) else -1
+
+    def heading_named(self, unit: int) -> int:
+        """The heading a sentence anywhere in its section names as 'this flag' ('With this
+        flag, it will place all output into the directory you specify.' under '-o/--out-dir:
+        output directory path'), if it is a short one; -1 otherwise."""
+        block = self.blocks[unit]
+        if not self._under_short_heading(block):
+            return -1
+        named = _THIS_KIND.search(self._read(*self.spans[unit]))
+        return self.structure.parent(block) if named else -1
+
+    def _under_short_heading(self, block: int) -> bool:
+        """`block` is a paragraph right under a heading short enough to lead in to it."""
+        parent = self.structure.parent(block)
+        if self.structure.kind(parent) != Kind.HEADING:
+            return False
+        if self.structure.kind(block) != Kind.PARAGRAPH:
+            return False
+        return len(self.heading_text(parent)) <= HEADING_LEAD_CHARS
 
     def _across_page(self, unit: int) -> tuple[int, int] | None:
         """The two halves of a sentence a page break cuts, if `unit` is one of them: a
