@@ -38,8 +38,6 @@ from pipeline.text.scripts import CJK
 from pipeline.text.structure import Kind, Structure
 
 _FENCE = re.compile(r" *(`{3,}|~{3,})")
-CODE_INDENT = 4
-"""Spaces that indent a Markdown code block."""
 _ATX = re.compile(r" {0,3}(#{1,6})(?:[ \t]|$)")
 _SETEXT = re.compile(r" {0,3}(?:={2,}|-{2,})[ \t]*$")
 # reStructuredText's other underlines ('Main Interface' / '^^^^^^^^^^^^^^'): one punctuation
@@ -153,6 +151,9 @@ _WORD_GAP = re.compile(r"[^\s.!?:;。]  +\S")
 # options ('フラグと              -u              フラグを'), not a term's description, whose
 # CJK words need no gaps
 _NAMES_OPTIONS_ON = re.compile(rf"[{CJK}][^\n]*?\S {{2,}}--?[A-Za-z]")
+# An option's argument alone: 'n', 'pattern', 'FILE', '<file>', '[=WHEN]', 'n[cwbkMG]'; not a
+# one-word description ('Decompress.', '強制的に上書きする。').
+_ARGUMENT = re.compile(r"[a-z][a-z_-]{0,15}|[A-Z][A-Z_]{0,15}|[<\[{][^\s>\]}]+[>\]}]|[a-z]\[\w+\]")
 _CJK_STOPS = frozenset("。、，．！？；")
 """Two spaces or more after a word, not a sentence: justified text."""
 # Terms that are plainly options, escapes or placeholders: '-e', '--login', '\j', '~.', '%%';
@@ -425,7 +426,7 @@ class _Analyser:
         if fence:
             return self._code(i, fence.group(1))
         if first == ">" and line.startswith(">>> ", indent) and self._doctest(i):
-            return self._up_to_blank(i)
+            return self._session(i)
         if first == "<" and indent <= 3 and _HTML_BLOCK.match(line):
             return self._markup(i)
         atx = _ATX.match(line) if first == "#" and self.markdown else None
@@ -700,7 +701,7 @@ class _Analyser:
             plain = plain and not term.endswith(",") and not _NAMES_ON.match(line, following)
             # a description says something: one word is the option's argument ('-mtime n'
             # over 'File's data was ...'), as long as the indent by chance
-            plain = plain and " " in line[following:].strip()
+            plain = plain and not _ARGUMENT.fullmatch(line[following:].strip())
             if plain and _OPTIONISH.match(term):
                 return len(line[: following - 1].rstrip()), following
         match = _INLINE_TERM.match(line)
@@ -915,33 +916,32 @@ class _Analyser:
         """Raw HTML in Markdown, up to the next blank line: markup, not prose. Tags alone
         ('<div class="termy">' around a console example) are layout with nothing to read,
         and no block: the lead-in above the example reads on into it."""
-        j = i
-        while not self.l.blank(j):
-            j += 1
+        j = self._up_to_blank(i)
         start, end = self.l.span(i, j - 1)
         if _TAGS.sub("", self.l.text[start:end]).strip():
             self._add(Kind.CODE, i, j - 1, 0, self._context(self.l.indents[i]))
         return j
 
     def _doctest(self, i: int) -> bool:
-        """Lines from i to a blank line are a Python session ('>>> ftfy.fix_text(...)' and
-        its output), not a quoted e-mail ('>>> Hi,' at the margin, every line quoted):
-        indented as code, or with a line of output."""
-        ln = self.l
-        if ln.indents[i] >= CODE_INDENT:
-            return True
-        j = i
-        while j < ln.count and not ln.blank(j):
-            if not ln.content(j).startswith(">"):
-                return True
-            j += 1
-        return False
+        """Line i opens a Python session ('>>> ftfy.fix_text(...)' and its output), not a
+        quoted e-mail ('>>> Hi Ann,'): what follows its prompt is Python."""
+        source = self.l.content(i)[4:]
+        try:
+            compile(source, "<session>", "single")
+        except (SyntaxError, ValueError):
+            return False
+        return True
 
     def _up_to_blank(self, i: int) -> int:
-        """Lines i to the next blank line as one code block; returns the line after them."""
+        """The line after the lines from i up to the next blank line (or the text's end)."""
         j = i
         while j < self.l.count and not self.l.blank(j):
             j += 1
+        return j
+
+    def _session(self, i: int) -> int:
+        """A Python session up to the next blank line, one code block."""
+        j = self._up_to_blank(i)
         self._add(Kind.CODE, i, j - 1, 0, self._context(self.l.indents[i]))
         return j
 

@@ -61,6 +61,10 @@ def test_a_documents_own_version_in_its_title_is_no_release_of_its_sections() ->
     )
     result = _ask(licence, "When do my rights terminate?")
     assert result.answer.startswith("Your rights terminate when you break a condition")
+    # a changelog of one release still names it
+    changelog = "# Changelog\n\n## 0.1.0 (2024-03-01)\n\n- Added the --dry-run flag.\n"
+    added = _ask(changelog, "When was the --dry-run flag added?")
+    assert added.answer.startswith("0.1.0 (2024-03-01): Added the --dry-run flag.")
 
 
 def test_a_version_in_the_question_is_found_in_the_release_heading_above_the_entry() -> None:

@@ -2299,3 +2299,43 @@ Giving a CSS file to this flag adds it to your documentation as a theme choice.
 def test_this_flag_anywhere_in_a_section_reads_after_the_flags_heading() -> None:
     result = _ask(FLAGS_CHAPTER, "How do I set the output directory?")
     assert "-o/--out-dir: output directory path — With this flag, it will place" in result.answer
+
+
+GREP_PAGE = """GREP(1)              General Commands Manual              GREP(1)
+
+OPTIONS
+       -i, --ignore-case
+              Ignore case distinctions in patterns and input data.
+
+       -T threads, --threads=threads
+              Use this many worker threads.  Setting threads to the special
+              value 0 uses as many threads as there are processors.
+"""
+
+
+def test_a_word_after_a_lowercase_option_is_no_key_the_documents_must_write() -> None:
+    # 'case-insensitive' is no key of -i, as 'relocation-model' is of rustc's -C
+    assert _ask(GREP_PAGE, "Is -i case-insensitive?").answer.startswith("-i, --ignore-case")
+
+
+def test_a_number_given_to_an_option_still_finds_what_the_entry_says_of_it() -> None:
+    assert "special value 0 uses as many threads" in _ask(GREP_PAGE, "What does -T 0 do?").answer
+
+
+def test_brackets_that_point_or_give_a_unit_gloss_nothing() -> None:
+    text = (
+        "Every download is checked against the cache (see below) before it starts.\n\n"
+        "The fetch stops after the timeout (in seconds) has passed.\n\n"
+        "The cache is a folder of earlier downloads, kept for a day.\n\n"
+        "The timeout is the longest wait for a reply.\n"
+    )
+    assert _ask(text, "What is the cache?").answer.startswith("The cache is a folder")
+    assert _ask(text, "What is the timeout?").answer.startswith("The timeout is the longest")
+
+
+def test_prose_under_a_heading_named_references_is_no_list_of_works() -> None:
+    page = (
+        "# C++ basics\n\n## Pointers\n\nA pointer can be null, and it can be reseated.\n\n"
+        "## References\n\nA reference always refers to the same object and cannot be null.\n"
+    )
+    assert _ask(page, "Can a reference be null?").answer.startswith("A reference always refers")

@@ -19,6 +19,12 @@ from pipeline.engines.extractive.compare import Side, compared_sides
         ("Compare --keep with --force.", ["--keep", "--force"]),
         ("When should I use gzip vs xz?", ["gzip", "xz"]),
         ("Transparent copy vs. Opaque copy?", ["Transparent copy", "Opaque copy"]),
+        ("What is the difference between v1.2 and v1.3?", ["v1.2", "v1.3"]),
+        ("What is the difference between gzip and xz for log files?", ["gzip", "xz"]),
+        ("What is the difference between --keep and --force, if any?", ["--keep", "--force"]),
+        ("How do push and push_str differ?", ["push", "push_str"]),
+        ("GZIP VS XZ?", ["GZIP", "XZ"]),
+        ("How do I compare a directory to a backup?", []),  # how to compare: no sides
         ("What is the difference?", []),
         ("What does push_str do?", []),
     ],

@@ -199,16 +199,22 @@ def test_man_page_options_are_terms_with_their_descriptions_under_their_section(
     ("term", "description"),
     [
         ("-mtime n", "File's data was last modified n*24 hours ago."),  # one word: its argument
+        ("-size n[cwbkMG]", "File uses n units of space."),
         ("--help", "Display a usage message and exit."),  # words: its description
+        ("-unzip", "Decompress."),  # ... or a sentence of one word
+        ("-force", "強制的に上書きする。"),  # ... or CJK, with no spaces
     ],
 )
 def test_an_option_line_as_wide_as_the_indent_is_read_by_what_follows_its_name(
     term: str, description: str
 ) -> None:
-    # both lines run one column past the description's indent, after one space
+    # each line runs one column past the description's indent, after one space
     text = (
         "       -mtime n\n              File's data was last modified n*24 hours ago.\n\n"
-        "       --help Display a usage message and exit.\n              It exits 0.\n"
+        "       -size n[cwbkMG]\n              File uses n units of space.\n\n"
+        "       --help Display a usage message and exit.\n              It exits 0.\n\n"
+        "       -unzip Decompress.\n              Same as gunzip.\n\n"
+        "       -force 強制的に上書きする。\n              既存のファイルは削除される。\n"
     )
     s = analyse(text)
     assert (Kind.TERM.name, term) in _blocks(text, s)
@@ -221,7 +227,7 @@ def test_a_python_session_is_code_and_a_quoted_email_is_not() -> None:
         "    >>> ftfy.fix_text('doesnÃ¢â‚¬â„¢t')\n    \"doesn't\"\n\nIt never guesses.\n"
     )
     assert _kinds(readme) == ["PARAGRAPH", "CODE", "PARAGRAPH"]
-    email = ">>> Hi Ann,\n>>> the meeting moved to Friday.\n\nThanks, noted.\n"
+    email = ">>> Hi Ann,\n>>> the meeting moved to Friday.\nThanks, noted. I will come.\n"
     assert "CODE" not in _kinds(email)
 
 

@@ -17,22 +17,23 @@ OPENING_CHARS = 30
 """How far into a passage the side it is about is named: an entry's term, a subject."""
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
 _SIDE = r"(?P<{}>[^?,;]{{1,60}}?)"
-_COMPARING = (
-    re.compile(
-        rf"\bdifferences?\s+between\s+{_SIDE.format('a')}\s+and\s+{_SIDE.format('b')}\s*(?:[?.]|$)",
-        re.IGNORECASE,
-    ),
-    re.compile(
-        rf"\bhow\s+(?:does|do|is|are)\s+{_SIDE.format('a')}\s+(?:differ|different)\s+from\s+"
-        rf"{_SIDE.format('b')}\s*(?:[?.]|$)",
-        re.IGNORECASE,
-    ),
-    re.compile(
-        rf"\bcompare\s+{_SIDE.format('a')}\s+(?:and|with|to)\s+{_SIDE.format('b')}\s*(?:[?.]|$)",
-        re.IGNORECASE,
-    ),
+# where a side ends: the question's end, a clause after a comma ('..., if any?') or a full
+# stop that ends the sentence (not the one inside 'v1.2' or 'tar.gz')
+_END = r"(?=\s*(?:\?|\.(?:\s|$)|,|;|$))"
+_COMPARING = tuple(
+    re.compile(pattern.format(a=_SIDE.format("a"), b=_SIDE.format("b"), end=_END), re.IGNORECASE)
+    for pattern in (
+        r"\bdifferences?\s+between\s+{a}\s+and\s+{b}{end}",
+        r"\bhow\s+(?:does|do|is|are)\s+{a}\s+(?:differ|different)\s+from\s+{b}{end}",
+        r"\bhow\s+(?:do|are)\s+{a}\s+and\s+{b}\s+(?:differ|different){end}",
+        r"^\s*(?:please\s+)?compare\s+{a}\s+(?:and|with|to)\s+{b}{end}",  # not 'how do I compare'
+    )
 )
-_VERSUS = re.compile(r"(?P<a>(?:\S+\s+){0,2}\S+)\s+(?:vs\.?|versus)\s+(?P<b>[^?]+?)\s*(?:[?.]|$)")
+_VERSUS = re.compile(
+    rf"(?P<a>(?:\S+\s+){{0,2}}\S+)\s+(?:vs\.?|versus)\s+(?P<b>[^?,;]+?){_END}", re.IGNORECASE
+)
+# what a side says after the thing: 'xz for log files' compares xz
+_CONTEXT = re.compile(r"\s+(?:for|in|on|when|with|under|if|as|to|of)\s.*$", re.IGNORECASE)
 
 
 def compared_sides(question: str) -> list[str]:
@@ -42,6 +43,7 @@ def compared_sides(question: str) -> list[str]:
         match = pattern.search(question)
         if match:
             a, b = (_ARTICLE.sub("", match.group(g).strip()) for g in ("a", "b"))
+            b = _CONTEXT.sub("", b)
             if pattern is _VERSUS:  # 'When should I use gzip vs xz?': as many words as after
                 a = " ".join(a.split()[-len(b.split()) :])
             return [a, b] if query_terms(a) and query_terms(b) else []
@@ -74,8 +76,9 @@ class Side:
 
 def each_side(question: str, shown: Sequence[str], candidates: Sequence[str]) -> list[int]:
     """Indices into `candidates` (best first) to show after `shown` so that the answer says
-    something of each side a comparing question names: the best candidate naming a side no
-    shown text names. [] for another question, or when the candidates name no missing side."""
+    something of each side a comparing question names, for each side no shown text names:
+    the best-ranked candidate naming it first (within OPENING_CHARS), else the best-ranked
+    naming it. [] for another question, or when the candidates name no missing side."""
     sides = compared_sides(question)
     if not sides:
         return []

@@ -46,6 +46,7 @@ from pipeline.engines.extractive.terms import (
     fold,
     is_cjk_term,
     option_keys,
+    option_values,
     stem,
     tokens,
     uses,
@@ -496,6 +497,9 @@ def decide(
     if _HOW_TO.search(question):  # 'How do I find files changed in the last 7 days?': the
         # number is the one the asker will give, not one the documents must state
         groups = [g for g in groups if not all(_NUMBER.fullmatch(surface.get(t, t)) for t in g)]
+    # ... as is an option's ('What does -mtime +1 mean?' of an entry '-mtime n')
+    given = set(option_values(question))
+    groups = [g for g in groups if not all(surface.get(t, t) in given for t in g)]
     aliases = {t: a for g in groups for t in g if (a := _alias(_part(t, surface), texts))}
     missing = list(dict.fromkeys(t for g in groups for t in g if not df.get(t)))
     missing = [t for t in missing if t not in aliases]

@@ -312,9 +312,12 @@ def _each_side(
     text, opens = chunk["text"], chunk["start"] == 0
     hits = score_sentences(text, query, passages, chunk["document"], opens=opens)
     hits.sort(key=lambda h: (-h.score, h.start))
+
     # as each reads: a description says which option it is of with its term's name
-    reads = [passages.show(passages.unit_at(h.start)).text for h in hits]
-    picks = compare.each_side(question, [text[h.start : h.end] for h in best], reads)
+    def reads(found: list[Hit]) -> list[str]:
+        return [passages.show(passages.unit_at(h.start)).text for h in found]
+
+    picks = compare.each_side(question, reads(best), reads(hits))
     return [hits[i] for i in picks]
 
 

@@ -71,10 +71,14 @@ _THIS_KIND = re.compile(
 )
 # The title of a list of works cited: '## References', '7. Bibliography', 'Works Cited'
 _WORKS_CITED = re.compile(
-    r"[#=\s]*(?:\d+(?:\.\d+)*\.?\s+)?(?:references|bibliography|works\s+cited|literature\s+cited"
-    r"|citations|notes\s+and\s+references|参考文献|參考文獻|참고\s*문헌)\s*[#=]*\s*$",
+    r"[#=\s]*(?:\d+(?:\.\d+)*\.?\s+)?(?:[A-Za-z]+\s+)?(?:references|bibliography|works\s+cited"
+    r"|literature\s+cited|citations|notes\s+and\s+references|参考文献|參考文獻|참고\s*문헌)"
+    r"\s*[:#=]*\s*$",
     re.IGNORECASE,
 )
+# ... whose entries name a work: a link, a quoted title or a year ('B. Anderson. "Stabilize
+# -C overflow-checks #1535." GitHub. https://...', 'A. Author, Title, Venue, 2019.')
+_CITING = re.compile(r"https?://|[“\"][^”\"]{3,}[”\"]|\b(?:1[5-9]|20)\d\d\b")
 # Markdown's link reference definitions, which the rendered page does not show at all:
 # '[`maxBuffer` and Unicode]: #maxbuffer-and-unicode'.
 _LINK_DEFINITIONS = re.compile(r"(?:[ \t]*\[[^\]\n]+\]:[ \t]*\S+(?:[ \t]+[\"'(][^\n]*)?\s*)+$")
@@ -260,12 +264,10 @@ class Passages:
     def cites_work(self, unit: int) -> bool:
         """The unit is under a list of works cited ('## References'): an entry there names
         a work ('18. B. Anderson. "Stabilize -C overflow-checks #1535." GitHub. https://...')
-        that says what the text only points to."""
-        sections = self.sections[unit]
-        return (
-            bool(sections)
-            and _WORKS_CITED.match(self.text[slice(*self.spans[sections[-1]])]) is not None
-        )
+        that says what the text only points to; not prose under a heading 'References'
+        (a C++ page's section on references, beside 'Pointers')."""
+        under = any(_WORKS_CITED.match(self._read(*self.spans[h])) for h in self.sections[unit])
+        return under and _CITING.search(self._read(*self.spans[unit])) is not None
 
     @cached_property
     def _contents_entries(self) -> frozenset[int]:
@@ -783,18 +785,24 @@ class Passages:
             title = self.heading_text(heading)
             if shown.text.startswith(title):
                 return shown  # an item its release's heading leads in to
-            if _RELEASE_HEADING.search(title) and self._lists_releases:
+            if _RELEASE_HEADING.search(title) and heading != self._versioned_title:
                 return Shown(shown.start, shown.end, f"{title}: {shown.text}")
         return shown
 
     @cached_property
-    def _lists_releases(self) -> bool:
-        """Whether two or more headings name a release, as a changelog's do: one alone is
-        the document's own version ('GNU Free Documentation License Version 1.3, 3 November
-        2008' over a licence's sections), which says nothing of when its terms apply."""
+    def _versioned_title(self) -> int:
+        """The heading that titles the text and names its version, when no other heading
+        names a release ('GNU Free Documentation License Version 1.3, 3 November 2008' over
+        a licence's sections): the document's own version, which says nothing of when its
+        terms apply; -1 for none. A changelog of one release ('## 0.1.0 (2024-03-01)' under
+        '# Changelog') keeps it."""
         structure = self.structure
-        headings = (b for b in range(len(structure)) if structure.kind(b) == Kind.HEADING)
-        return sum(1 for b in headings if _RELEASE_HEADING.search(self.heading_text(b))) >= 2
+        headings = [b for b in range(len(structure)) if structure.kind(b) == Kind.HEADING]
+        releases = [b for b in headings if _RELEASE_HEADING.search(self.heading_text(b))]
+        opening = next(
+            (b for b in range(len(structure)) if structure.kind(b) != Kind.FURNITURE), -1
+        )
+        return releases[0] if releases == [opening] else -1
 
     def in_section(self, unit: int, shown: Shown, category: Collection[str]) -> Shown:
         """A table row (`shown`) after its section's heading when the question asks which

@@ -383,7 +383,7 @@ _FRAME = re.compile(
     # '압축 해제하려면 어떤 옵션을 사용합니까?'
     r"|(?:どの|どんな|何の)(?:オプション|フラグ|コマンド)(?:を|が)?(?:使|用|指定)[ぁ-ん]*"
     r"|(?:用|使用)?(?:哪个|哪個|什么|什麼)(?:选项|選項|参数|參數)"  # not 命令: an order given
-    r"|(?:어떤|무슨|어느)\s*(?:옵션|플래그|명령어?|설정)(?:을|를)?\s*(?:사용|써야|쓰|입력|실행)[가-힣]*",
+    rf"|(?:어떤|무슨|어느)\s*(?:옵션|플래그|명령어?|설정)(?:을|를)?\s*(?:사용|써야|쓰|입력|실행)[{HANGUL}]*",
     re.IGNORECASE,
 )
 # 'Which section of the GPL is the Disclaimer of Warranty?': the answer is a heading.
@@ -469,7 +469,9 @@ _DEFINING_VERB = re.compile(
 )
 # A gloss in brackets after a word says what it is: 'mojibake (encoding mix-ups)'; not a
 # name's ('(Serbian Cyrillic: ...)'), a date's or a reference's, which open otherwise.
-_GLOSS = re.compile(r"\s\((?=[a-z])[a-z][\w ,'’-]{2,60}\)")
+_GLOSS = re.compile(r"\s\((?P<first>[a-z][\w'’-]*)[\w ,'’-]{0,60}\)")
+# ... which opens with a content word: not '(see below)', '(in seconds)', '(e.g. ...)'
+_NOT_GLOSSING = frozenset("see e eg i ie default optional usually required".split())
 # A clause that asks inside a sentence: its verb defines nothing ('... what the values mean').
 _ASKED_IN_HEAD = re.compile(r"\b(?:what|how|why|whatever)\b", re.IGNORECASE)
 # ... or one that ends by giving its name: '... is called "Opaque".', '... are known as X.'
@@ -639,8 +641,12 @@ def defines(sentence: str, subject: list[str]) -> bool:
 
 
 def _glossed(sentence: str, at: int, subject: list[str]) -> bool:
-    """The subject's words are the last before the gloss at `at`: 'ftfy can fix mojibake
-    (encoding mix-ups)' glosses mojibake."""
+    """The subject's words are the last before the gloss at `at`, which opens with a content
+    word: 'ftfy can fix mojibake (encoding mix-ups)' glosses mojibake."""
+    gloss = _GLOSS.match(sentence, at)
+    first = gloss.group("first") if gloss else ""
+    if first in _NOT_GLOSSING or not tokens(first):
+        return False
     before = tokens(sentence[:at])
     return len(before) >= len(subject) and before[-len(subject) :] == subject
 
@@ -696,6 +702,8 @@ _KOREAN_PURPOSE = re.compile(rf"(?P<noun>[{HANGUL}]{{2,}}?)(?:하려면|하기\s
 _KOREAN_HOW = re.compile(
     rf"어떻게\s(?:[^?]*\s)?(?P<noun>[{HANGUL}]{{2,}}?)(?:합니까|하나요|하죠|해요|할\s*수)"
 )
+# '-d 옵션은 어떻게 사용합니까?' (how is -d used?) asks what -d does, not how to use
+_KOREAN_USING = frozenset("사용 이용 실행 입력 지정".split())
 _KOREAN_DOING = "(?:합니다|한다|하다|함|해요)[.。]?\\s*$"
 _OPENING_WORD = re.compile(r"[A-Za-z]+")
 TITLED_TERMS = 2
@@ -749,12 +757,13 @@ def asks_for_code(question: str, terms: Collection[str]) -> bool:
 
 def asked_action(question: str) -> str | None:
     """The index term of the verb a how-to question asks how to do ('How do I delete the
-    files?' -> 'delet', 'Which option do I use to decompress?' -> 'decompress'); None for
-    other questions."""
+    files?' -> 'delet', 'Which option do I use to decompress?' -> 'decompress'), or a
+    Korean one's noun, whole ('압축 해제하려면 ...?' -> '해제'); None for other questions."""
     match = _HOW_TO.search(question) or _USED_TO.search(question)
     if match is None:
         korean = _KOREAN_PURPOSE.search(question) or _KOREAN_HOW.search(question)
-        return fold(korean.group("noun")) if korean else None
+        noun = fold(korean.group("noun")) if korean else ""
+        return noun if noun and noun not in _KOREAN_USING else None
     return next(iter_tokens(match.group("verb")), None)
 
 

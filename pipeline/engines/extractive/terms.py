@@ -337,11 +337,19 @@ _LITERAL = re.compile(
     r"|(?<=['\"‘“`])[?!&|+*^<>=%]{1,3}(?=['\"’”`])"  # quoted: nargs='+'
 )
 _NAMES_OPTION = re.compile(_OPTION)
-_OPTION_VALUE = re.compile(rf"(?P<option>{_OPTION})(?:[ \t]+|=)[+-]?\d+(?:\.\d+)?(?![\w.-])")
+_OPTION_VALUE = re.compile(
+    rf"(?P<option>{_OPTION})(?:[ \t]+|=)[+-]?(?P<value>\d+(?:\.\d+)?)(?![\w.-])"
+)
 """An option and the number given to it: '-mtime +1', '--jobs=4', '-n 5'."""
-_OPTION_KEY = re.compile(r"(?<![\w-])-[A-Za-z]\s+(?P<key>[a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?![\w-])")
-"""The hyphenated key a one-letter option sets, a name of its own: rustc's '-C opt-level',
-'-Z stack-protector' (searched as written, not as the words 'opt' and 'level')."""
+_OPTION_KEY = re.compile(r"(?<![\w-])-[A-Z]\s+(?P<key>[a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?![\w-])")
+"""The hyphenated key a capital one-letter option sets, a name of its own: rustc's '-C
+opt-level', '-Z stack-protector' (searched as written, not as the words 'opt' and 'level');
+not the word after a lowercase one ('Is -i case-insensitive?')."""
+
+
+def option_values(question: str) -> list[str]:
+    """The numbers the question gives its options: '-mtime +1' -> ['1'] (see _OPTION_VALUE)."""
+    return [m.group("value") for m in _OPTION_VALUE.finditer(question)]
 
 
 def option_keys(question: str) -> list[str]:
@@ -429,9 +437,6 @@ def query_terms(question: str) -> list[str]:
 
     Literal names come after the words: 'What does ssh -N do?' -> ['ssh', 'n', '=-N'].
     """
-    # an option's number is the value a user gives it: 'What does -mtime +1 mean?' asks
-    # about -mtime, whose entry says 'n', not '1'
-    question = _OPTION_VALUE.sub(r"\g<option>", question)
     # a chord's keys are no words: 'C-x C-e' is searched as written, not as 'c', 'x', 'e'
     words = _CHORDS.sub(" ", question)
     terms = list(dict.fromkeys(tokens(words) + lone_kanji(question)))
