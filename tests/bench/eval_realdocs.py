@@ -59,6 +59,9 @@ SHAPE_OF = {
     "rustc-codegen-options.html": "html docs",
     "xz.1.txt": "man page",
     "rust-book-references.html": "html docs",
+    "find.1.txt": "man page",
+    "rustdoc-command-line-arguments.html": "html docs",
+    "rust-book-strings.html": "html docs",
 }
 QUESTION_SETS = {"main": "questions.jsonl", "fresh": "questions-fresh.jsonl"}
 """main: the set the engine was worked on; fresh: questions written afterwards on other
