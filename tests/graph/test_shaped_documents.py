@@ -2339,3 +2339,25 @@ def test_prose_under_a_heading_named_references_is_no_list_of_works() -> None:
         "## References\n\nA reference always refers to the same object and cannot be null.\n"
     )
     assert _ask(page, "Can a reference be null?").answer.startswith("A reference always refers")
+
+
+PRESET_PAGE = """PACK(1)              General Commands Manual              PACK(1)
+
+OPTIONS
+       -z, --compress
+              Compress.  This is the default operation mode.
+
+       -d, --decompress
+              Decompress.
+
+NOTES
+       The most important difference is how dictionary sizes are mapped to
+       presets.  The differences between old and new presets are small.
+"""
+
+
+def test_the_words_of_a_comparison_are_no_search_words() -> None:
+    result = _ask(PRESET_PAGE, "How does -z differ from -d?")
+    assert "-z, --compress: Compress." in result.answer
+    assert "-d, --decompress: Decompress." in result.answer
+    assert not any("difference" in c.quote for c in result.citations)

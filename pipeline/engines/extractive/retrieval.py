@@ -366,6 +366,10 @@ _FRAME = re.compile(
     # in every entry of a manual
     r"|\b(?:what|which)\s+(?:option|flag|switch|command|subcommand|setting|argument|parameter"
     rf"|key|function|method|tool|program)s?\s+{_USE_TO}\b"
+    # 'What is the difference between push and push_str?' asks what each side is (see
+    # compare.py): 'difference' is in sentences on other differences ('The most important
+    # difference is how dictionary sizes ...')
+    r"|\bdifferences?\s+between\b|\b(?:differ|different)\s+from\b"
     # 'according to the text': the question pointing at the document, not at its content
     # ('in the document' is often content: where in a LaTeX document a command goes)
     r"|\baccording to (?:the|this) (?:text|passage|article|document|paragraph)\b"
