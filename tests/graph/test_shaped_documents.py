@@ -2361,3 +2361,30 @@ def test_the_words_of_a_comparison_are_no_search_words() -> None:
     assert "-z, --compress: Compress." in result.answer
     assert "-d, --decompress: Decompress." in result.answer
     assert not any("difference" in c.quote for c in result.citations)
+
+
+NODE_API_REFERENCE = """# URL
+
+#### `url.hash`
+
+* {string}
+
+Gets and sets the fragment portion of the URL.
+
+#### `url.pathname`
+
+* {string}
+
+Gets and sets the path portion of the URL.
+
+#### `url.port`
+
+* {string}
+
+Gets and sets the port portion of the URL.
+"""
+
+
+def test_a_type_alone_under_an_api_entry_is_its_field_not_its_description() -> None:
+    result = _ask(NODE_API_REFERENCE, "What does url.pathname return?")
+    assert result.answer.startswith("`url.pathname`: Gets and sets the path portion of the URL.")

@@ -38,6 +38,8 @@ _HEADING_MARKS = re.compile(r"^(?:#{1,6}[ \t]+|\*{1,6} )|[ \t]+#+$|^\*\*(.*)\*\*
 _BULLET = re.compile(rf"^{BULLET_CLASS}[ \t]+")
 # A field's key, a word or three, and its value: 'Default: false', 'Environment: CARGO_HOME'.
 _FIELD = re.compile(r"[A-Z][\w-]*(?: [\w-]+){0,2}: +\S")
+_TYPE_ALONE = re.compile(r"\{[\w.<>\[\]|, ]{1,40}\}")
+"""A type alone in braces, as API references mark a property's ('{string}', '{URL|null}')."""
 FIELD_CHARS = 100
 """Longest list item read as a field ('Key: value') of what its heading names."""
 # A clause's run-in title: a few capitalized words (joined by small ones) and a full stop.
@@ -415,6 +417,9 @@ class Passages:
         block = self.blocks[unit]
         if self.kinds[unit] != Kind.ITEM or self.first[block] != unit:
             return False
+        item = self.structure[block]
+        if _TYPE_ALONE.fullmatch(without_marker(self.text[item.start : item.end]).strip()):
+            return True  # Node's '* {string}' under '#### `url.pathname`': the value's type
         siblings = [b for b in (block - 1, block + 1) if 0 <= b < len(self.structure)]
         return self._field_item(block) and any(self._field_item(b) for b in siblings)
 
