@@ -2388,3 +2388,33 @@ Gets and sets the port portion of the URL.
 def test_a_type_alone_under_an_api_entry_is_its_field_not_its_description() -> None:
     result = _ask(NODE_API_REFERENCE, "What does url.pathname return?")
     assert result.answer.startswith("`url.pathname`: Gets and sets the path portion of the URL.")
+
+
+SERVER_API = """# net
+
+### `server.listen()`
+
+Start a server listening for connections. A `net.Server` can be a TCP or
+an IPC server depending on what it listens to.
+
+### `server.listening`
+
+<!-- YAML
+added: v5.7.0
+-->
+
+* {boolean} Indicates whether or not the server is listening for connections.
+
+### `server.maxConnections`
+
+* {integer}
+
+When the number of connections reaches the `server.maxConnections` threshold,
+the server stops listening to new connections.
+"""
+
+
+def test_a_dotted_name_is_searched_as_written() -> None:
+    # 'listening' stems to 'listen': the words alone find server.listening first
+    result = _ask(SERVER_API, "What does server.listen() do?")
+    assert result.answer.startswith("`server.listen()`: Start a server listening for connections.")

@@ -142,6 +142,9 @@ def test_a_hyphen_joined_name_with_a_digit_is_a_literal_and_a_date_is_not() -> N
     assert "=aarch64-apple-darwin" in query_terms("What tier is aarch64-apple-darwin?")
     assert not any(t.startswith("=") for t in query_terms("What happened on 2016-02-07?"))
     assert not any(t.startswith("=") for t in query_terms("Is x86-64 state-of-the-art?"))
+    assert "=server.listen" in query_terms("What does server.listen() do?")
+    assert "=setup.py" in query_terms("What is in setup.py?")
+    assert not any(t.startswith("=") for t in query_terms("Who ruled the U.S. before 1950?"))
 
 
 def test_offsets_hold_after_a_letter_that_lowercases_to_two() -> None:

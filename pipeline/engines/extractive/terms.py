@@ -331,7 +331,9 @@ _CHORDS = re.compile(_CHORD)
 _LITERAL = re.compile(
     rf"{_CHORD}|{_OPTION}|(?<![\w\-])(?:\\[A-Za-z@#$!\[\]]|~[.^#&?A-Za-z]"
     r"|\$\{[^}\s]+\}|(?=[\w-]*\d)(?=[\w-]*[A-Za-z])\w+(?:-\w+){2,}(?![\w-])"
-    r"|[A-Za-z][A-Za-z0-9]*_\w+)"
+    r"|[A-Za-z][A-Za-z0-9]*_\w+"
+    # a dotted name, one part of two letters or more: 'server.listen', 'setup.py'; not 'U.S'
+    r"|(?=[\w.$]*[A-Za-z_$][\w$]+(?![\w$]))[A-Za-z][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?![\w$]))"
     rf"|(?<![\w$]){_SPECIAL_PARAMETER.pattern}(?!\w)"
     r"|(?<=\s)[?!&|+*^<>=]{1,3}(?=\s+\w)"
     r"|(?<=['\"‘“`])[?!&|+*^<>=%]{1,3}(?=['\"’”`])"  # quoted: nargs='+'
