@@ -413,7 +413,7 @@ class Passages:
     def _is_field(self, unit: int) -> bool:
         """The unit is a field: a short 'Key: value' item of a list of two or more of them,
         which says a thing of what its heading names ('- Default: number of logical CPUs'
-        under '#### build.jobs' is the default of build.jobs)."""
+        under '#### build.jobs' is the default of build.jobs), or a type alone ('* {string}')."""
         block = self.blocks[unit]
         if self.kinds[unit] != Kind.ITEM or self.first[block] != unit:
             return False

@@ -332,7 +332,8 @@ _LITERAL = re.compile(
     rf"{_CHORD}|{_OPTION}|(?<![\w\-])(?:\\[A-Za-z@#$!\[\]]|~[.^#&?A-Za-z]"
     r"|\$\{[^}\s]+\}|(?=[\w-]*\d)(?=[\w-]*[A-Za-z])\w+(?:-\w+){2,}(?![\w-])"
     r"|[A-Za-z][A-Za-z0-9]*_\w+"
-    # a dotted name, one part of two letters or more: 'server.listen', 'setup.py'; not 'U.S'
+    # a dotted name opening with a letter, a part of it two characters or more:
+    # 'server.listen', 'setup.py'; not 'U.S', 'e.g', 'v1.2' or underscore's '_.stall'
     r"|(?=[\w.$]*[A-Za-z_$][\w$]+(?![\w$]))[A-Za-z][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?![\w$]))"
     rf"|(?<![\w$]){_SPECIAL_PARAMETER.pattern}(?!\w)"
     r"|(?<=\s)[?!&|+*^<>=]{1,3}(?=\s+\w)"
