@@ -74,14 +74,11 @@ class Side:
         return all(t in found for t in self.terms)
 
 
-def each_side(question: str, shown: Sequence[str], candidates: Sequence[str]) -> list[int]:
+def each_side(sides: list[str], shown: Sequence[str], candidates: Sequence[str]) -> list[int]:
     """Indices into `candidates` (best first) to show after `shown` so that the answer says
-    something of each side a comparing question names, for each side no shown text names:
-    the best-ranked candidate naming it first (within OPENING_CHARS), else the best-ranked
-    naming it. [] for another question, or when the candidates name no missing side."""
-    sides = compared_sides(question)
-    if not sides:
-        return []
+    something of each of the two `sides` (see compared_sides), for each side no shown text
+    names: the best-ranked candidate naming it first (within OPENING_CHARS), else the
+    best-ranked naming it. [] when the candidates name no missing side."""
     added: list[int] = []
     for side in (Side(sides[0], sides[1]), Side(sides[1], sides[0])):
         if any(side.said_in(text) for text in shown):
@@ -93,6 +90,6 @@ def each_side(question: str, shown: Sequence[str], candidates: Sequence[str]) ->
         saying = [i for i, text in enumerate(candidates) if side.said_in(text)]
         first = (i for i in saying if side.said_in(candidates[i], within=OPENING_CHARS))
         pick = next(first, saying[0] if saying else None)
-        if pick is not None and pick not in added and candidates[pick] not in shown:
+        if pick is not None:  # names the side, so is neither shown nor added already
             added.append(pick)
     return added

@@ -192,12 +192,13 @@ class ExtractiveEngine:
             same = hold_rarest(question, shown[0].reads, [e.reads for e in shown[1:]])
             kept = zip(shown[1:], same, strict=True)
             shown = [shown[0], *(e for e, keep in kept if keep and "\n" not in e.reads)]
-        # a question comparing two things is answered with something said of each, however
-        # far below the best the other side's sentences score
-        reads = [e.reads for e in offered]
-        extra = [offered[i] for i in compare.each_side(question, [e.reads for e in shown], reads)]
-        shown += extra
-        ranked += [e for e in extra if e not in ranked]
+        sides = compare.compared_sides(question)
+        if sides:  # something said of each, however far below the best one side scores
+            reads = [e.reads for e in offered]
+            picks = compare.each_side(sides, [e.reads for e in shown], reads)
+            extra = [offered[i] for i in picks]
+            shown += extra
+            ranked += [e for e in extra if e not in ranked]
         return Draft(
             text=_compose(_in_reading_order(shown)),
             evidence=ranked,
@@ -282,8 +283,9 @@ def read_chunk(task: ChunkTask, offered: int) -> Finding:
     else:
         ranked = best_hits(chunk["text"], query, passages, offered, chunk["document"], opens=opens)
     best, coverage = ranked.best, ranked.coverage
-    if best and compare.compared_sides(task["question"]):
-        best += _each_side(chunk, task["question"], query, passages, best)
+    sides = compare.compared_sides(task["question"])
+    if best and sides:
+        best += _each_side(chunk, sides, query, passages, best)
     whole_list = asks_for_list(task["question"])
     release = newest is not None or asks_for_release(task["question"])
     category = asked_category(task["question"])
@@ -305,7 +307,7 @@ def read_chunk(task: ChunkTask, offered: int) -> Finding:
 
 
 def _each_side(
-    chunk: Chunk, question: str, query: Query, passages: Passages, best: list[Hit]
+    chunk: Chunk, sides: list[str], query: Query, passages: Passages, best: list[Hit]
 ) -> list[Hit]:
     """The best-scored units saying something of a compared side that none of `best` names
     (see compare.py): 'push' of push and push_str, whose sentences rank below push_str's."""
@@ -317,7 +319,7 @@ def _each_side(
     def reads(found: list[Hit]) -> list[str]:
         return [passages.show(passages.unit_at(h.start)).text for h in found]
 
-    picks = compare.each_side(question, reads(best), reads(hits))
+    picks = compare.each_side(sides, reads(best), reads(hits))
     return [hits[i] for i in picks]
 
 

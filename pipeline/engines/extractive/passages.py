@@ -268,8 +268,15 @@ class Passages:
         a work ('18. B. Anderson. "Stabilize -C overflow-checks #1535." GitHub. https://...')
         that says what the text only points to; not prose under a heading 'References'
         (a C++ page's section on references, beside 'Pointers')."""
-        under = any(_WORKS_CITED.match(self._read(*self.spans[h])) for h in self.sections[unit])
+        under = any(h in self._works_cited_headings for h in self.sections[unit])
         return under and _CITING.search(self._read(*self.spans[unit])) is not None
+
+    @cached_property
+    def _works_cited_headings(self) -> frozenset[int]:
+        """The heading units titling a list of works cited (see _WORKS_CITED): read once,
+        not for every unit scored."""
+        headings = {h for sections in self.sections for h in sections}
+        return frozenset(h for h in headings if _WORKS_CITED.match(self._read(*self.spans[h])))
 
     @cached_property
     def _contents_entries(self) -> frozenset[int]:
