@@ -26,9 +26,11 @@ or an indent that starts a new paragraph.
 from __future__ import annotations
 
 import bisect
+import codeop
 import itertools
 import re
 import unicodedata
+import warnings
 from array import array
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -926,10 +928,12 @@ class _Analyser:
         """Line i opens a Python session ('>>> ftfy.fix_text(...)' and its output), not a
         quoted e-mail ('>>> Hi Ann,'): what follows its prompt is Python."""
         source = self.l.content(i)[4:]
-        try:
-            compile(source, "<session>", "single")
-        except (SyntaxError, ValueError):
-            return False
+        with warnings.catch_warnings():  # an escape such as '\d' in a string only warns
+            warnings.simplefilter("ignore")
+            try:  # None for a statement going on ('for line in lines:'): Python too
+                codeop.compile_command(source, "<session>", "single")
+            except (SyntaxError, ValueError, OverflowError):
+                return False
         return True
 
     def _up_to_blank(self, i: int) -> int:

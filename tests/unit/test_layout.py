@@ -227,6 +227,8 @@ def test_a_python_session_is_code_and_a_quoted_email_is_not() -> None:
         "    >>> ftfy.fix_text('doesnÃ¢â‚¬â„¢t')\n    \"doesn't\"\n\nIt never guesses.\n"
     )
     assert _kinds(readme) == ["PARAGRAPH", "CODE", "PARAGRAPH"]
+    loop = "Print them:\n\n    >>> for line in lines:\n    ...     print(line)\n\nDone.\n"
+    assert _kinds(loop) == ["PARAGRAPH", "CODE", "PARAGRAPH"]  # a statement going on
     email = ">>> Hi Ann,\n>>> the meeting moved to Friday.\nThanks, noted. I will come.\n"
     assert "CODE" not in _kinds(email)
 
