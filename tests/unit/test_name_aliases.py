@@ -190,3 +190,19 @@ def test_a_short_name_with_a_letter_moved_is_searched_as_the_text_spells_it() ->
 def test_a_short_name_that_is_another_word_stays_absent(question: str, absent: str) -> None:
     text = MARCH + " The army followed him to the sea."
     assert build_query(question, [text]).decisive.absent == [absent]
+
+
+SEASON = """The Harbor Cup
+
+The Harbor Cup is the final of the coastal league. In the regular season, the league named
+Dana Ruiz its Most Valuable Player (MVP) for the second year running, an MVP award voted
+by the coaches. At the Harbor Cup final in May, Omar Hale was named MVP after scoring
+three goals.
+"""
+
+
+def test_a_name_written_both_ways_in_one_sentence_counts_once() -> None:
+    # 'Most Valuable Player (MVP)' holds the asked name twice; it must not outrank the
+    # sentence that names the final's MVP once, the way the question writes it.
+    result = ask({"id": "cup", "text": SEASON}, "Who was the Harbor Cup MVP?")
+    assert result.answer.startswith("At the Harbor Cup final in May, Omar Hale")

@@ -1336,6 +1336,7 @@ class _Scorer:
     ) -> None:
         self.text, self.query, self.passages = text, query, passages
         self.counts: dict[int, dict[str, float]] = {}
+        self.covering = self.counts
         spans = passages.spans
         if not spans or not query.idf or query.decisive.absent:
             return  # nothing, or the documents lack something the question names
@@ -1360,6 +1361,8 @@ class _Scorer:
         several = asks_for_several(query.question)
         self.stating = passages.inherit(counts, attribute, query.idf, sections=not several)
         self.attributed = {passages.described_term(sid) for sid in self.stating}
+        self.covering = counts
+        self.counts = counts = _names_once(counts, query)
         self.base: dict[int, float] = {}
         for sid, tf in counts.items():
             start, end = spans[sid]
@@ -1462,16 +1465,12 @@ class _Scorer:
         idf, units = self.query.idf, self.query.units
         weights, coverages = {}, {}
         for sid, tf in counts.items():
-            weighed = covering = 0.0
-            for term, count in tf.items():
-                found = min(1.0, count)
-                weighed += weight[term] * found
-                covering += idf[term] * found
-            weights[sid] = weighed
+            weights[sid] = sum(weight[term] * min(1.0, count) for term, count in tf.items())
+            held = {t: min(1.0, c) for t, c in self.covering[sid].items()}
             if units:  # a Chinese or Korean question's characters (see units.py)
-                coverages[sid] = covered(units, {t: min(1.0, c) for t, c in tf.items()})
+                coverages[sid] = covered(units, held)
             else:
-                coverages[sid] = covering / self.total_idf
+                coverages[sid] = sum(idf[t] * f for t, f in held.items()) / self.total_idf
         score_bounds, coverage_bounds = [], []
         paragraph, blocks, kinds = self.paragraph, self.passages.blocks, self.passages.kinds
         most_boost = self.most_boost
@@ -1528,7 +1527,7 @@ class _Scorer:
             + sum(weight[t] * s * near_found[t] for t, s in near.items())
         ) / self.total_weight
         score = (base.get(sid, 0.0) + context) * ranking**COVERAGE_POWER
-        coverage = self._coverage(found, near_found)
+        coverage = self._coverage(sid)
         if self.negated and not _NEGATION.search(sentence):
             # States what happened; the question asks what did not. Only its coverage goes
             # (not-found when no sentence stating a negation matches): lowering its score
@@ -1549,9 +1548,18 @@ class _Scorer:
             return CHINESE_ANAPHOR_CONTEXT
         return CONTEXT_WEIGHT
 
-    def _coverage(self, found: dict[str, float], near_found: dict[str, float]) -> float:
-        """Share of the question a unit covers, from its own and its neighbours' terms."""
-        query = self.query
+    def _coverage(self, sid: int) -> float:
+        """Share of the question a unit covers, from its own and its neighbours' terms
+        (every spelling of a name each holds: see _names_once)."""
+        covering, query = self.covering, self.query
+        found = {t: min(1.0, c) for t, c in covering.get(sid, {}).items()}
+        near_found: dict[str, float] = {}
+        topic = self.topic if found else -1
+        for other in (sid - 1, sid + 1, self.heading[sid], topic):
+            if other in covering and other != sid:
+                for term, count in covering[other].items():
+                    if term not in found:
+                        near_found[term] = max(near_found.get(term, 0.0), min(1.0, count))
         if query.units:
             return covered(query.units, {**near_found, **found})
         return (
@@ -1742,6 +1750,28 @@ BYLINE_UNITS = 4
 subtitle, maybe a date."""
 _AUTHORSHIP = frozenset(tokens("author authors authored wrote write written writer"))
 _THIS = re.compile(r"\bthis\s+([^\W\d_]+)", re.IGNORECASE)  # 'this book': the document
+
+
+def _names_once(counts: dict[int, dict[str, float]], query: Query) -> dict[int, dict[str, float]]:
+    """`counts` with a name written two ways in one unit ('Most Valuable Player (MVP)')
+    held once, as its rarest spelling: it ranks as a unit writing it one way. (Coverage
+    keeps both: the not-found share counts every spelling the question's terms hold.)"""
+    groups = [
+        spellings
+        for term, aliases in query.decisive.aliases.items()
+        if len(spellings := [t for t in (term, *aliases) if t in query.idf]) > 1
+    ]
+    if not groups:
+        return counts
+    once = {}
+    for sid, tf in counts.items():
+        tf = dict(tf)
+        for spellings in groups:
+            held = sorted((t for t in spellings if t in tf), key=query.idf.__getitem__)
+            for dropped in held[:-1]:
+                del tf[dropped]
+        once[sid] = tf
+    return once
 
 
 def _credit_byline(
