@@ -62,6 +62,7 @@ SHAPE_OF = {
     "find.1.txt": "man page",
     "rustdoc-command-line-arguments.html": "html docs",
     "rust-book-strings.html": "html docs",
+    "nodejs-net.md": "markdown",
 }
 QUESTION_SETS = {"main": "questions.jsonl", "fresh": "questions-fresh.jsonl"}
 """main: the set the engine was worked on; fresh: questions written afterwards on other

@@ -2418,3 +2418,56 @@ def test_a_dotted_name_is_searched_as_written() -> None:
     # 'listening' stems to 'listen': the words alone find server.listening first
     result = _ask(SERVER_API, "What does server.listen() do?")
     assert result.answer.startswith("`server.listen()`: Start a server listening for connections.")
+
+
+CALL_API = """# queue
+
+Work queues for background jobs.
+
+### `queue.pause([drain])`
+
+<!-- YAML
+added: v1.2.0
+-->
+
+* `drain` {boolean} Finish the jobs already started. **Default:** `true`
+* Returns: {queue.Queue} The queue itself.
+
+Stops the queue from starting new jobs.
+
+Jobs added while the queue is paused wait until `queue.resume()` is called.
+
+### `queue.push(job[, options])`
+
+<!-- YAML
+added: v1.0.0
+-->
+
+* `job` {Function}
+* `options` {Object}
+  * `priority` {integer} Jobs of a higher priority start first. **Default:** `0`.
+  * `signal` {AbortSignal} Lets the job be cancelled before it starts.
+* Returns: {integer} The number of jobs waiting.
+
+Adds a job at the end of the queue. Call `queue.pause()` to hold the jobs back.
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "opening"),
+    [
+        # the parameters and result come first; the call's description says what it does
+        ("What does queue.pause() do?", "`queue.pause([drain])`: Stops the queue from starting"),
+        # ... past an options object and the options nested in it
+        ("What does queue.push() do?", "`queue.push(job[, options])`: Adds a job at the end"),
+        # ... and what it returns is its 'Returns:' line
+        ("What does queue.push() return?", "`queue.push(job[, options])` — Returns: {integer}"),
+    ],
+)
+def test_a_call_reads_as_its_description_past_its_parameters(question: str, opening: str) -> None:
+    assert _ask(CALL_API, question).answer.startswith(opening)
+
+
+def test_a_parameter_of_a_call_still_answers_for_itself() -> None:
+    result = _ask(CALL_API, "What is the default value of drain?")
+    assert "Finish the jobs already started. Default: `true`" in result.answer

@@ -38,8 +38,11 @@ _HEADING_MARKS = re.compile(r"^(?:#{1,6}[ \t]+|\*{1,6} )|[ \t]+#+$|^\*\*(.*)\*\*
 _BULLET = re.compile(rf"^{BULLET_CLASS}[ \t]+")
 # A field's key, a word or three, and its value: 'Default: false', 'Environment: CARGO_HOME'.
 _FIELD = re.compile(r"[A-Z][\w-]*(?: [\w-]+){0,2}: +\S")
-_TYPE_ALONE = re.compile(r"\{[\w.<>\[\]|, ]{1,40}\}")
+_TYPE_ALONE = re.compile(r"\{[\w.<>\[\]|,\\ ]{1,40}\}")
 """A type alone in braces, as API references mark a property's ('{string}', '{URL|null}')."""
+# ... and a call's parameter or result with its type: '`noDelay` {boolean} **Default:**
+# `true`', 'Returns: {net.Socket} The socket itself.'
+_TYPED = re.compile(rf"(?:`[\w.$]+`|[A-Z]\w*:) +{_TYPE_ALONE.pattern}")
 FIELD_CHARS = 100
 """Longest list item read as a field ('Key: value') of what its heading names."""
 # A clause's run-in title: a few capitalized words (joined by small ones) and a full stop.
@@ -221,7 +224,8 @@ class Passages:
         ('-e' for 'the -e option of set'), or one of its names is a literal the question
         quotes ('--max-time' of '-m, --max-time <seconds>')."""
         start, end = self.spans[unit]
-        term = self.text[start:end]
+        # a heading's signature as written in Markdown: '### `socket.destroy([error])`'
+        term = strip_heading(self.text[start:end]).strip("`")
         if term.endswith(")") and "(" in term:
             # a call's signature, named by its function and at most one word besides ('What
             # does _.pluck return?' of 'pluck(list, propertyName)'), not by a question of
@@ -425,7 +429,8 @@ class Passages:
         if self.kinds[unit] != Kind.ITEM or self.first[block] != unit:
             return False
         item = self.structure[block]
-        if _TYPE_ALONE.fullmatch(without_marker(self.text[item.start : item.end]).strip()):
+        written = without_marker(self.text[item.start : item.end]).strip()
+        if _TYPE_ALONE.fullmatch(written) or _TYPED.match(written):
             return True  # Node's '* {string}' under '#### `url.pathname`': the value's type
         siblings = [b for b in (block - 1, block + 1) if 0 <= b < len(self.structure)]
         return self._field_item(block) and any(self._field_item(b) for b in siblings)
@@ -1168,9 +1173,19 @@ class Passages:
         if not self._in_section(following, unit):
             return unit
         described = following
-        while described in self.field_headings and self._in_section(described, unit):
+        while described < len(self.blocks) and self._in_field(described):
             described += 1  # 'Type: boolean', 'Default: false' before what the entry does
         return described if self._in_section(described, unit) else following
+
+    def _in_field(self, unit: int) -> bool:
+        """`unit` is a field under a heading, or any part of one: its next sentence, the
+        items nested in it ('* `options` {Object}' and the options under it)."""
+        block = self.blocks[unit]
+        while block >= 0 and self.structure.kind(block) != Kind.HEADING:
+            if self.first[block] in self.field_headings:
+                return True
+            block = self.structure.parent(block)
+        return False
 
     def _in_section(self, unit: int, heading: int) -> bool:
         """`unit` is right under `heading`, no heading itself."""

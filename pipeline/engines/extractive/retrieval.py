@@ -795,6 +795,8 @@ _ATTRIBUTE = re.compile(
     r"\s*(?:\?|$|\b(?:in|of|for|at|on|during|by|from|after|before|when|that|which)\b)",
     re.IGNORECASE,
 )
+# "What does socket.setNoDelay() return?": the value a call gives back.
+_RETURNS = re.compile(r"^\s*what\s+(?:does|do|will|would|should)\s+\S.*\breturns?\s*\??\s*$", re.I)
 VALUE_WORDS = 6
 """Most words before a sentence's value that may state what it is the value of: 'Group
 revenue for 2024 was' (5), not 'The Group's total spending on research and development
@@ -815,6 +817,8 @@ def attribute_terms(question: str) -> list[str]:
     revenue in 2024?" -> ['total', 'revenu'] (whose revenue is context a sentence of the
     Group's report need not repeat); [] for other questions."""
     match = _ATTRIBUTE.match(question)
+    if match is None and _RETURNS.match(question):
+        return ["return"]  # what a call gives back: its 'Returns:' field
     return tokens(match.group("attribute")) if match else []
 
 
