@@ -2182,13 +2182,17 @@ The push method takes a single character as a parameter and adds it to the Strin
 
 def test_a_question_comparing_two_things_is_answered_with_each() -> None:
     # every push_str sentence also holds the word 'push' and outranks the push sentence
+    # ... and the answer reads in the question's order of the two
     result = _ask(STRINGS_CHAPTER, "What is the difference between push and push_str?")
-    push_str, push = result.answer.split(". The push method")
+    push, push_str = result.answer.split(" adds it to the String. ")
+    assert push.startswith("The push method takes a single character")
     assert "push_str" in push_str
-    assert push.startswith(" takes a single character")
     man = _ask(FORCE_PAGE, "How does --keep differ from --force?")
-    assert "-k, --keep: Don't delete the input files." in man.answer
+    assert man.answer.startswith("-k, --keep: Don't delete the input files.")
     assert "-f, --force: This option has several effects:" in man.answer
+    man = _ask(FORCE_PAGE, "How does --force differ from --keep?")
+    assert man.answer.startswith("-f, --force: This option has several effects:")
+    assert man.answer.endswith("-k, --keep: Don't delete the input files.")
 
 
 KOREAN_PACKER = """PACK(1)              General Commands Manual              PACK(1)
@@ -2471,3 +2475,29 @@ def test_a_call_reads_as_its_description_past_its_parameters(question: str, open
 def test_a_parameter_of_a_call_still_answers_for_itself() -> None:
     result = _ask(CALL_API, "What is the default value of drain?")
     assert "Finish the jobs already started. Default: `true`" in result.answer
+
+
+PRINT_TERMS = """1. DEFINITIONS
+
+A "Draft" copy of the Manual means a copy that still carries the editors' marks, made
+for review by the authors and not for sale.
+
+A copy that is not "Draft" is called "Final".
+
+2. PRINTING
+
+If you send Final copies of the Manual to a printer, you must include a Draft copy with
+each Final copy, or state where the printer can fetch a complete Draft copy.
+
+If you use the latter option, keep the Draft copy available until the last Final copy
+is printed (directly or through your agents).
+"""
+
+
+def test_a_comparison_of_two_defined_terms_is_answered_by_both_definitions() -> None:
+    result = _ask(PRINT_TERMS, "What is the difference between a Draft copy and a Final copy?")
+    assert result.answer == (
+        'A "Draft" copy of the Manual means a copy that still carries the editors\' marks, '
+        'made for review by the authors and not for sale. A copy that is not "Draft" is '
+        'called "Final".'
+    )

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.engines.extractive.compare import Side, compared_sides
+from pipeline.engines.extractive.compare import (
+    NAMED,
+    Side,
+    about_neither,
+    compared_sides,
+    each_side,
+)
 
 
 @pytest.mark.parametrize(
@@ -44,3 +50,41 @@ def test_a_side_is_told_by_the_words_the_other_side_lacks() -> None:
     transparent = Side("Transparent copy", "Opaque copy")
     assert transparent.said_in('A "Transparent" copy of the Document means ...')
     assert not transparent.said_in("An Opaque copy is any other copy.")
+
+
+def test_each_side_is_answered_by_its_definition_over_a_clause_naming_both() -> None:
+    sides = ["Draft copy", "Final copy"]
+    shown = ["If you send Final copies to a printer, include a Draft copy with each Final copy."]
+    candidates = [
+        shown[0],
+        "Keep the Draft copy until the printer confirms the order.",
+        'A "Draft" copy means a copy that still carries the editors\' marks.',
+        'A copy that is not "Draft" is called "Final".',
+    ]
+    assert each_side(sides, shown, candidates) == [2, 3]
+    answer = [*shown, candidates[2], candidates[3]]
+    assert about_neither(sides, answer) == [0]  # the clause goes once both are defined
+
+
+def test_a_sentence_contrasting_the_sides_stays_beside_their_definitions() -> None:
+    sides = ["Draft copy", "Final copy"]
+    shown = [
+        "Unlike a Draft copy, a Final copy carries no marks.",
+        'A "Draft" copy means a copy that still carries the editors\' marks.',
+        'A copy that is not "Draft" is called "Final".',
+    ]
+    assert about_neither(sides, shown) == []
+    # ... and a clause is kept when only one side has its definition shown
+    assert about_neither(sides, ["Send Final copies to the printer.", shown[1]]) == []
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        # brackets after the side's name that say how or which, not what it is
+        "as long as you go on to distribute a Draft copy (directly or through agents)",
+        "(i) the changes made by the printer to a Draft copy (ii) the editors' own notes",
+    ],
+)
+def test_brackets_after_a_side_that_do_not_gloss_it_do_not_define_it(clause: str) -> None:
+    assert Side("Draft copy", "Final copy").level(clause) == NAMED

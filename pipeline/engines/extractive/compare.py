@@ -11,8 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from pipeline.engines.extractive.retrieval import defines
 from pipeline.engines.extractive.terms import TermFinder, fold, is_literal, query_terms
 
+NOT_NAMED, NAMED, ABOUT, DEFINED = range(4)
+"""How much a passage says of a side (Side.level)."""
 OPENING_CHARS = 30
 """How far into a passage the side it is about is named: an entry's term, a subject."""
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
@@ -54,7 +57,7 @@ class Side:
     """One thing compared, and whether a passage says something of it."""
 
     def __init__(self, side: str, other: str) -> None:
-        terms = query_terms(side)
+        self.words = terms = query_terms(side)
         others = set(query_terms(other))
         literals = [t for t in terms if is_literal(t)]
         # what tells this side from the other: its literals ('=push_str'), else its words
@@ -64,6 +67,16 @@ class Side:
         # a side whose words the other holds all of ('push' beside 'push_str') is its
         # name written alone, not inside the other's
         self.alone = re.compile(rf"(?<![\w-]){re.escape(fold(side))}(?![\w-])", re.IGNORECASE)
+
+    def level(self, text: str) -> int:
+        """How much `text` says of this side: DEFINED ('"Larger Work" means ...'), ABOUT
+        (names it first, within OPENING_CHARS: its entry '-d, --decompress: ...', a sentence
+        it is the subject of), NAMED (in passing) or NOT_NAMED."""
+        if not self.said_in(text):
+            return NOT_NAMED
+        if defines(text, self.words):
+            return DEFINED
+        return ABOUT if self.said_in(text, within=OPENING_CHARS) else NAMED
 
     def said_in(self, text: str, within: int | None = None) -> bool:
         """Whether `text` names this side (in its first `within` characters, if given)."""
@@ -76,20 +89,58 @@ class Side:
 
 def each_side(sides: list[str], shown: Sequence[str], candidates: Sequence[str]) -> list[int]:
     """Indices into `candidates` (best first) to show after `shown` so that the answer says
-    something of each of the two `sides` (see compared_sides), for each side no shown text
-    names: the best-ranked candidate naming it first (within OPENING_CHARS), else the
-    best-ranked naming it. [] when the candidates name no missing side."""
+    something of each of the two `sides` (see compared_sides): for each side, the
+    best-ranked candidate saying most of it (Side.level), when no shown text says as much.
+    [] when the candidates say no more of either side."""
     added: list[int] = []
     for side in (Side(sides[0], sides[1]), Side(sides[1], sides[0])):
-        if any(side.said_in(text) for text in shown):
-            continue
-        if any(side.said_in(candidates[i]) for i in added):
-            continue
-        # a passage about the side names it first: its entry ('-d, --decompress: ...'), a
-        # sentence it is the subject of ('The push method takes ...'); else the best naming it
-        saying = [i for i, text in enumerate(candidates) if side.said_in(text)]
-        first = (i for i in saying if side.said_in(candidates[i], within=OPENING_CHARS))
-        pick = next(first, saying[0] if saying else None)
-        if pick is not None:  # names the side, so is neither shown nor added already
-            added.append(pick)
+        texts = [*shown, *(candidates[i] for i in added)]
+        said = max((side.level(text) for text in texts), default=NOT_NAMED)
+        levels = [side.level(text) for text in candidates]
+        most = max(levels, default=NOT_NAMED)
+        if most > said:  # says more of the side than any shown, so is neither shown nor added
+            added.append(levels.index(most))
     return added
+
+
+def about_neither(sides: list[str], shown: Sequence[str]) -> list[int]:
+    """Indices of `shown` texts that define neither side and contrast nothing, when each
+    side's definition is there: 'If the Larger Work is a combination of Covered Software
+    with ...' beside the definitions of both, which answer 'What is the difference between
+    Covered Software and a Larger Work?'. [] when a side's definition is not shown."""
+    pair = (Side(sides[0], sides[1]), Side(sides[1], sides[0]))
+    levels = [[side.level(text) for side in pair] for text in shown]
+    if not all(any(row[k] == DEFINED for row in levels) for k in (0, 1)):
+        return []
+    return [
+        i
+        for i, text in enumerate(shown)
+        if DEFINED not in levels[i] and not (min(levels[i]) > NOT_NAMED and _CONTRAST.search(text))
+    ]
+
+
+def side_order(sides: list[str], shown: Sequence[str]) -> list[int]:
+    """Indices of `shown` in the question's order of the sides: the first side's
+    definition, the second's, then texts about the first (naming it first), about the
+    second, then the rest, each group in its own order: 'the difference between a Draft
+    copy and a Final copy' reads the Draft copy's definition first."""
+    pair = (Side(sides[0], sides[1]), Side(sides[1], sides[0]))
+
+    def group(i: int) -> int:
+        levels = [side.level(shown[i]) for side in pair]
+        for rank, wanted in enumerate(((DEFINED,), (ABOUT, DEFINED))):
+            sides_about = [k for k, level in enumerate(levels) if level in wanted]
+            if sides_about:
+                return 2 * rank + sides_about[0]
+        return 4
+
+    return sorted(range(len(shown)), key=group)
+
+
+# A sentence comparing what it names: 'Unlike push, push_str takes a string slice',
+# 'whereas -d decompresses', 'a Transparent copy rather than an Opaque one'.
+_CONTRAST = re.compile(
+    r"\b(?:unlike|whereas|differs?|different|difference|instead\s+of|rather\s+than"
+    r"|in\s+contrast|compared\s+(?:to|with)|as\s+opposed\s+to)\b",
+    re.IGNORECASE,
+)

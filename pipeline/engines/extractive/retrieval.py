@@ -474,7 +474,8 @@ _DEFINING_VERB = re.compile(
 # A gloss in brackets after a word says what it is: 'mojibake (encoding mix-ups)'; not a
 # name's ('(Serbian Cyrillic: ...)'), a date's or a reference's, which open otherwise.
 _GLOSS = re.compile(r"\s\((?P<first>[a-z][\w'’-]*)[\w ,'’-]{0,60}\)")
-# ... which opens with a content word: not '(see below)', '(in seconds)', '(e.g. ...)'
+# ... which opens with a noun: not '(see below)', '(in seconds)', '(e.g. ...)', '(directly ...)'
+_ENUMERATOR = re.compile(r"[ivxlc]+|[a-z]")
 _NOT_GLOSSING = frozenset("see e eg i ie default optional usually required".split())
 # A clause that asks inside a sentence: its verb defines nothing ('... what the values mean').
 _ASKED_IN_HEAD = re.compile(r"\b(?:what|how|why|whatever)\b", re.IGNORECASE)
@@ -649,7 +650,9 @@ def _glossed(sentence: str, at: int, subject: list[str]) -> bool:
     word: 'ftfy can fix mojibake (encoding mix-ups)' glosses mojibake."""
     gloss = _GLOSS.match(sentence, at)
     first = gloss.group("first") if gloss else ""
-    if first in _NOT_GLOSSING or not tokens(first):
+    if first in _NOT_GLOSSING or first.endswith("ly") or _ENUMERATOR.fullmatch(first):
+        return False  # ... nor an adverb ('(directly or through ...)') or a count ('(ii)')
+    if not tokens(first):
         return False
     before = tokens(sentence[:at])
     return len(before) >= len(subject) and before[-len(subject) :] == subject
