@@ -36,6 +36,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple, Protocol
 
+from pipeline.text.frames import unframed
 from pipeline.text.scripts import CJK
 from pipeline.text.structure import Kind, Structure
 
@@ -341,7 +342,7 @@ def analyse(text: str, page_starts: Sequence[int] = (), *, lean: bool = False) -
     page (its lines as a list of strings, ~50 bytes each besides their characters) and
     1.2x instead of 2.4x on licences, at ~1.5x the time of the pass.
     """
-    lines = _Lines(text, lean)
+    lines = _Lines(unframed(text), lean)  # a framed notice as the text inside its frame
     furniture = _furniture(lines, page_starts) | _man_title(lines) | _info_nodes(lines)
     return _Analyser(lines, furniture, markdown=not page_starts).run()
 

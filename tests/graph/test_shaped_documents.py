@@ -2501,3 +2501,29 @@ def test_a_comparison_of_two_defined_terms_is_answered_by_both_definitions() -> 
         'made for review by the authors and not for sale. A copy that is not "Draft" is '
         'called "Final".'
     )
+
+
+FRAMED_LICENCE = """4. Termination
+
+This License ends when You break its terms.
+
+************************************************************************
+*                                                                      *
+*  5. Disclaimer of Warranty                                           *
+*  -------------------------                                           *
+*                                                                      *
+*  The Program is provided under this License on an "as is" basis,     *
+*  without warranty of any kind. Should the Program prove defective    *
+*  in any respect, You (not any Contributor) assume the cost of any    *
+*  necessary servicing, repair, or correction.                         *
+*                                                                      *
+************************************************************************
+"""
+
+
+def test_a_notice_in_a_frame_reads_as_the_text_inside_it() -> None:
+    result = _ask(FRAMED_LICENCE, "Who pays for servicing if the Program is defective?")
+    assert result.answer == (
+        "Should the Program prove defective in any respect, You (not any Contributor) "
+        "assume the cost of any necessary servicing, repair, or correction."
+    )

@@ -19,6 +19,7 @@ from pipeline.engines.extractive import openers
 from pipeline.engines.extractive.options import entry_names
 from pipeline.engines.extractive.sentences import MAX_SENTENCE_CHARS, block_sentences
 from pipeline.engines.extractive.terms import LITERAL, is_literal, iter_tokens
+from pipeline.text.frames import unframed
 from pipeline.text.layout import (
     ALIGNED_RULE,
     BULLET_CLASS,
@@ -162,6 +163,7 @@ class Passages:
 
     @classmethod
     def _analysed(cls, text: str, page_starts: tuple[int, ...]) -> Passages:
+        text = unframed(text)  # read inside a frame's borders; offsets unchanged
         passages = cls(text, analyse(text, page_starts))
         spans, blocks, first = passages.spans, passages.blocks, passages.first
         for index, block in enumerate(passages.structure):

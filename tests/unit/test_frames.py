@@ -1,0 +1,40 @@
+"""Text drawn in a frame of asterisks or hashes is read as the text inside it."""
+
+from __future__ import annotations
+
+from pipeline.text.frames import unframed
+
+NOTICE = """Terms of use.
+
+**************************************************
+*                                                *
+*  No Warranty                                   *
+*                                                *
+*  The tool is provided "as is", without         *
+*  warranty of any kind.                         *
+*                                                *
+**************************************************
+
+Read the terms before use.
+"""
+
+
+def test_a_frame_is_written_over_and_every_offset_kept() -> None:
+    read = unframed(NOTICE)
+    assert len(read) == len(NOTICE)
+    assert "*" not in read
+    start = NOTICE.index("The tool")
+    assert read[start : start + 8] == "The tool"  # the same character at the same offset
+    assert read.startswith("Terms of use.\n\n")
+    assert read.endswith("\n\nRead the terms before use.\n")
+
+
+def test_lines_that_do_not_close_with_the_frame_are_no_frame() -> None:
+    # two rules of asterisks around a bullet list: the items are not framed lines
+    text = "*" * 30 + "\n* first item\n* second item\n" + "*" * 30 + "\n"
+    assert unframed(text) == text
+
+
+def test_a_text_without_a_frame_is_returned_as_it_is() -> None:
+    text = "* a bullet *emphasis*\n\n# Title\n"
+    assert unframed(text) is text
