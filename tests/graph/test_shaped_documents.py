@@ -2472,6 +2472,31 @@ def test_a_call_reads_as_its_description_past_its_parameters(question: str, open
     assert _ask(CALL_API, question).answer.startswith(opening)
 
 
+WORKER_API = """# worker
+
+### `worker.stopped`
+
+* {boolean} Set to `true` after `worker.stop()` is used to stop the worker.
+
+The `worker.stopped` property tells whether the worker was stopped with `worker.stop()`.
+
+### `worker.stop([code])`
+
+* `code` {integer} The exit code the worker reports.
+* Returns: {boolean}
+
+Ends the worker's thread as soon as its current task returns.
+"""
+
+
+def test_a_how_to_question_reaches_the_call_doing_it() -> None:
+    # 'background' is nowhere: the call is named by its verb alone, and the answer says
+    # which call it is, not only what it does
+    for question in ("How do I stop a worker?", "How do I stop the background thread?"):
+        answer = _ask(WORKER_API, question).answer
+        assert answer.startswith("`worker.stop([code])`: Ends the worker's thread")
+
+
 def test_a_parameter_of_a_call_still_answers_for_itself() -> None:
     result = _ask(CALL_API, "What is the default value of drain?")
     assert "Finish the jobs already started. Default: `true`" in result.answer

@@ -44,6 +44,9 @@ _TYPE_ALONE = re.compile(r"\{[\w.<>\[\]|,\\ ]{1,40}\}")
 # ... and a call's parameter or result with its type: '`noDelay` {boolean} **Default:**
 # `true`', 'Returns: {net.Socket} The socket itself.'
 _TYPED = re.compile(rf"(?:`[\w.$]+`|[A-Z]\w*:) +{_TYPE_ALONE.pattern}")
+# A call's signature: 'subprocess.kill([signal])', 'path.join([...paths])'.
+_CALL = re.compile(r"(?:[\w$]+\.)*([\w$]+)\(.*\)")
+_CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z])")
 FIELD_CHARS = 100
 """Longest list item read as a field ('Key: value') of what its heading names."""
 # A clause's run-in title: a few capitalized words (joined by small ones) and a full stop.
@@ -225,9 +228,7 @@ class Passages:
         """The unit (a term) is named by the question: all its words are question terms
         ('-e' for 'the -e option of set'), or one of its names is a literal the question
         quotes ('--max-time' of '-m, --max-time <seconds>')."""
-        start, end = self.spans[unit]
-        # a heading's signature as written in Markdown: '### `socket.destroy([error])`'
-        term = strip_heading(self.text[start:end]).strip("`")
+        term = self._label_text(unit)
         if term.endswith(")") and "(" in term:
             # a call's signature, named by its function and at most one word besides ('What
             # does _.pluck return?' of 'pluck(list, propertyName)'), not by a question of
@@ -242,6 +243,23 @@ class Passages:
             return True
         named = set(entry_names(term))
         return any(is_literal(t) and t[len(LITERAL) :] in named for t in terms)
+
+    def called(self, unit: int) -> str:
+        """The index term of the verb of the call a signature (a term or heading) stands
+        for: 'kill' of '### `subprocess.kill([signal])`', which 'How do I kill a child
+        process?' asks for, 'remov' of '`emitter.removeListener(eventName, listener)`';
+        '' for any other unit."""
+        call = _CALL.fullmatch(self._label_text(unit))
+        if call is None:
+            return ""
+        verb = _CAMEL_HUMP.sub(" ", call.group(1))  # 'removeListener': its verb, 'remove'
+        return next(iter_tokens(verb), "")
+
+    def _label_text(self, unit: int) -> str:
+        """A term's or heading's words without Markdown marks or code-span backticks: a
+        signature as written in Markdown, '### `socket.destroy([error])`'."""
+        start, end = self.spans[unit]
+        return strip_heading(self.text[start:end]).strip("`")
 
     def leads_list(self, unit: int) -> bool:
         """The unit ends a lead-in whose list follows ('Supported table formats are:')."""

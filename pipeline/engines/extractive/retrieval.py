@@ -1705,7 +1705,10 @@ class _Scorer:
 
     def _names_action(self, heading: int) -> bool:
         """The heading names the asked action and nothing the question does not:
-        'Installing' for 'How do I install responses?'."""
+        'Installing' for 'How do I install responses?'; or it is the signature of a call
+        doing it: '### `subprocess.kill([signal])`' for 'How do I kill a child process?'."""
+        if self.passages.called(heading) == self.action:
+            return True
         start, end = self.passages.spans[heading]
         return self.action in tokens(self.text[start:end]) and self.passages.names(
             heading, self.query.idf
