@@ -13,11 +13,14 @@ Licences and READMEs box a notice in a character: the MPL 2.0's disclaimer of wa
 
 Read as it stands, each line opens with a bullet ('*  basis, without warranty') and a
 sentence ends in the frame ('on an "as is" *'). unframed() writes spaces over the frame,
-same length, so every offset still points at the same character of the source.
+same length, so every offset still points at the same character of the source. A frame
+inside fenced code is code, and stays as it is.
 """
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 
 FRAME_CHARS = "*#"
@@ -25,7 +28,8 @@ FRAME_CHARS = "*#"
 RULE_LEAST = 20
 """Fewest frame characters a frame's top or bottom rule has."""
 # A frame's top or bottom: one frame character repeated, nothing else on the line.
-_RULE = re.compile(rf"^[ \t]*([{re.escape(FRAME_CHARS)}])\1{{{RULE_LEAST - 1},}}[ \t]*$", re.M)
+_RULE = re.compile(rf"^[ \t]*([{re.escape(FRAME_CHARS)}])\1{{{RULE_LEAST - 1},}}[ \t\r]*$", re.M)
+_FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.M)
 
 
 def unframed(text: str) -> str:
@@ -34,26 +38,26 @@ def unframed(text: str) -> str:
     rules = list(_RULE.finditer(text))
     if len(rules) < 2:
         return text
+    fences = [m.start() for m in _FENCE.finditer(text)]
+    rules = [r for r in rules if bisect.bisect_left(fences, r.start()) % 2 == 0]  # not code
     pieces: list[str] = []
     done = 0
-    at = 0
-    while at < len(rules) - 1:
-        top, bottom = rules[at], rules[at + 1]
+    for top, bottom in itertools.pairwise(rules):
         inside = _inside(text, top, bottom)
         if inside is None:
-            at += 1
             continue
-        pieces += [text[done : top.start()], _blank(text[top.start() : top.end()]), "\n"]
-        pieces += [*inside, _blank(text[bottom.start() : bottom.end()])]
+        if top.start() >= done:  # else it is the bottom of the frame just written over
+            pieces += [text[done : top.start()], _blank(top.group())]
+        pieces += ["\n", *inside, _blank(bottom.group())]
         done = bottom.end()
-        at += 2
     pieces.append(text[done:])
     return "".join(pieces)
 
 
 def _inside(text: str, top: re.Match[str], bottom: re.Match[str]) -> list[str] | None:
     """The lines between `top` and `bottom`, frame written over and each ending in a
-    newline, if every one opens and closes with the rules' character; else None."""
+    newline, if every one opens with the rules' character and closes with it in the top
+    rule's last column (a frame is drawn aligned); else None."""
     char = top.group(1)
     if bottom.group(1) != char:
         return None
@@ -62,15 +66,17 @@ def _inside(text: str, top: re.Match[str], bottom: re.Match[str]) -> list[str] |
         lines.pop()  # the newline before the bottom rule
     if not lines:
         return None
-    framed = re.compile(rf"([ \t]*){re.escape(char)}(.*){re.escape(char)}([ \t]*)")
+    width = len(top.group().rstrip(" \t\r"))
+    framed = re.compile(rf"([ \t]*){re.escape(char)}(.*){re.escape(char)}([ \t\r]*)")
     inside = []
     for line in lines:
         match = framed.fullmatch(line)
-        if match is None:
+        if match is None or match.end(2) + 1 != width:
             return None
         inside.append(f"{match.group(1)} {match.group(2)} {match.group(3)}\n")
     return inside
 
 
 def _blank(line: str) -> str:
-    return " " * len(line)
+    """A rule written over: spaces, and the carriage return of a CRLF line kept."""
+    return " " * len(line.rstrip("\r")) + "\r" * line.endswith("\r")

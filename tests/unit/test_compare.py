@@ -5,12 +5,14 @@ from __future__ import annotations
 import pytest
 
 from pipeline.engines.extractive.compare import (
+    DEFINED,
     NAMED,
     Side,
     about_neither,
     compared_sides,
     each_side,
 )
+from pipeline.engines.extractive.retrieval import defines
 
 
 @pytest.mark.parametrize(
@@ -88,3 +90,30 @@ def test_a_sentence_contrasting_the_sides_stays_beside_their_definitions() -> No
 )
 def test_brackets_after_a_side_that_do_not_gloss_it_do_not_define_it(clause: str) -> None:
     assert Side("Draft copy", "Final copy").level(clause) == NAMED
+
+
+def test_a_side_named_inside_the_other_is_not_defined_by_the_others_definition() -> None:
+    sides = ["Work", "Derivative Work"]
+    derivative = '"Derivative Works" shall mean any work that is based on the Work.'
+    work = '"Work" shall mean the work of authorship made available under the License.'
+    assert Side(*sides).level(derivative) != DEFINED
+    assert Side(*sides).level(work) == DEFINED
+    assert each_side(sides, [derivative], [derivative, work]) == [1]
+
+
+def test_a_side_already_shown_is_shown_more_only_by_its_definition() -> None:
+    sides = ["push", "push_str"]
+    shown = ["We can grow a String by using the push_str method to append a slice."]
+    candidates = [*shown, "The push_str method took ownership of s2 here.", "Push one char."]
+    assert each_side(sides, shown, candidates) == [2]  # push added; push_str shown already
+
+
+@pytest.mark.parametrize(
+    ("clause", "subject"),
+    [
+        ("The package ships rich (cli tool for terminal output) with extras.", ["rich"]),
+        ("They publish under the GPL (family of licenses) now.", ["gpl"]),
+    ],
+)
+def test_a_gloss_opening_with_a_noun_still_defines(clause: str, subject: list[str]) -> None:
+    assert defines(clause, subject)

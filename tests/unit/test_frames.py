@@ -38,3 +38,31 @@ def test_lines_that_do_not_close_with_the_frame_are_no_frame() -> None:
 def test_a_text_without_a_frame_is_returned_as_it_is() -> None:
     text = "* a bullet *emphasis*\n\n# Title\n"
     assert unframed(text) is text
+
+
+def test_a_frame_with_windows_line_ends_is_read_too() -> None:
+    text = NOTICE.replace("\n", "\r\n")
+    read = unframed(text)
+    assert len(read) == len(text)
+    assert "*" not in read
+    assert read.count("\r\n") == text.count("\r\n")
+
+
+def test_a_rule_across_a_frame_closes_one_part_and_opens_the_next() -> None:
+    rule = "*" * 30
+    title, body = "*  Title".ljust(29) + "*", "*  Body text here".ljust(29) + "*"
+    text = f"{rule}\n{title}\n{rule}\n{body}\n{rule}\n"
+    read = unframed(text)
+    assert "*" not in read
+    assert len(read) == len(text)
+
+
+def test_a_frame_inside_fenced_code_stays_code() -> None:
+    text = "```sh\n" + "#" * 30 + "\n#  Deploy settings           #\n" + "#" * 30 + "\nrun\n```\n"
+    assert unframed(text) is text
+
+
+def test_lines_not_closing_in_the_rules_last_column_are_no_frame() -> None:
+    rule = "*" * 30
+    text = f"{rule}\n**Note** read this **first**\n{rule}\n"
+    assert unframed(text) == text

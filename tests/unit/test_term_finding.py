@@ -285,7 +285,12 @@ def test_the_unit_bounds_of_a_long_text_are_its_passages(monkeypatch: pytest.Mon
     from pipeline.engines.extractive import passages
     from tests.support.shaped import LICENCE, MAN_PAGE, REPORT
 
-    text = "\n\n".join([MAN_PAGE, LICENCE, REPORT, "澄川製茶の創業は1950年。創業者は澄川。"])
+    framed = "\n".join(
+        ["*" * 30, "*  Provided as is, without   *", "*  warranty of any kind.     *", "*" * 30]
+    )
+    text = "\n\n".join(
+        [MAN_PAGE, LICENCE, framed, REPORT, "澄川製茶の創業は1950年。創業者は澄川。"]
+    )
     spans = Passages.read(text).spans
     monkeypatch.setattr(passages, "CACHED_CHARS", 100)  # read as a document too long to cache
     starts, ends = passages.unit_bounds(text)

@@ -58,7 +58,8 @@ class Side:
 
     def __init__(self, side: str, other: str) -> None:
         self.words = terms = query_terms(side)
-        others = set(query_terms(other))
+        self.other_words = query_terms(other)
+        others = set(self.other_words)
         literals = [t for t in terms if is_literal(t)]
         # what tells this side from the other: its literals ('=push_str'), else its words
         # the other lacks ('transpar' of 'Transparent copy' beside 'Opaque copy')
@@ -74,7 +75,10 @@ class Side:
         it is the subject of), NAMED (in passing) or NOT_NAMED."""
         if not self.said_in(text):
             return NOT_NAMED
-        if defines(text, self.words):
+        # a side named inside the other ('Work' of 'Derivative Work') is not defined by
+        # the other's definition ('"Derivative Works" shall mean ...')
+        inside = self.finder is None and defines(text, self.other_words)
+        if defines(text, self.words) and not inside:
             return DEFINED
         return ABOUT if self.said_in(text, within=OPENING_CHARS) else NAMED
 
@@ -89,16 +93,20 @@ class Side:
 
 def each_side(sides: list[str], shown: Sequence[str], candidates: Sequence[str]) -> list[int]:
     """Indices into `candidates` (best first) to show after `shown` so that the answer says
-    something of each of the two `sides` (see compared_sides): for each side, the
-    best-ranked candidate saying most of it (Side.level), when no shown text says as much.
-    [] when the candidates say no more of either side."""
+    something of each of the two `sides` (see compared_sides): for a side no shown text
+    names, the best-ranked candidate saying most of it (Side.level); for one only named or
+    talked about there, the best-ranked defining it, if any. [] when the candidates add
+    nothing."""
     added: list[int] = []
     for side in (Side(sides[0], sides[1]), Side(sides[1], sides[0])):
         texts = [*shown, *(candidates[i] for i in added)]
         said = max((side.level(text) for text in texts), default=NOT_NAMED)
         levels = [side.level(text) for text in candidates]
         most = max(levels, default=NOT_NAMED)
-        if most > said:  # says more of the side than any shown, so is neither shown nor added
+        # a side shown already is shown more only by its definition: a passage merely
+        # naming it earlier does not beat the best-ranked ones
+        wanted = most > said and (said == NOT_NAMED or most == DEFINED)
+        if wanted:  # says more of the side than any shown, so is neither shown nor added
             added.append(levels.index(most))
     return added
 
@@ -120,19 +128,14 @@ def about_neither(sides: list[str], shown: Sequence[str]) -> list[int]:
 
 
 def side_order(sides: list[str], shown: Sequence[str]) -> list[int]:
-    """Indices of `shown` in the question's order of the sides: the first side's
-    definition, the second's, then texts about the first (naming it first), about the
-    second, then the rest, each group in its own order: 'the difference between a Draft
-    copy and a Final copy' reads the Draft copy's definition first."""
+    """Indices of `shown` with the sides' definitions first, in the question's order of the
+    sides, then the rest in their own order: 'the difference between a Draft copy and a
+    Final copy' reads the Draft copy's definition first."""
     pair = (Side(sides[0], sides[1]), Side(sides[1], sides[0]))
 
     def group(i: int) -> int:
         levels = [side.level(shown[i]) for side in pair]
-        for rank, wanted in enumerate(((DEFINED,), (ABOUT, DEFINED))):
-            sides_about = [k for k, level in enumerate(levels) if level in wanted]
-            if sides_about:
-                return 2 * rank + sides_about[0]
-        return 4
+        return levels.index(DEFINED) if DEFINED in levels else len(pair)
 
     return sorted(range(len(shown)), key=group)
 

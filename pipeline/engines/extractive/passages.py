@@ -47,6 +47,7 @@ _TYPED = re.compile(rf"(?:`[\w.$]+`|[A-Z]\w*:) +{_TYPE_ALONE.pattern}")
 # A call's signature: 'subprocess.kill([signal])', 'path.join([...paths])'.
 _CALL = re.compile(r"(?:[\w$]+\.)*([\w$]+)\(.*\)")
 _CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_PROPERTY = re.compile(r"[\w$]+(?:\.[\w$]+)+")
 FIELD_CHARS = 100
 """Longest list item read as a field ('Key: value') of what its heading names."""
 # A clause's run-in title: a few capitalized words (joined by small ones) and a full stop.
@@ -229,7 +230,7 @@ class Passages:
         ('-e' for 'the -e option of set'), or one of its names is a literal the question
         quotes ('--max-time' of '-m, --max-time <seconds>')."""
         term = self._label_text(unit)
-        if term.endswith(")") and "(" in term:
+        if _CALL.fullmatch(term):  # not a bold heading's '**write (NOT RECOMMENDED)**'
             # a call's signature, named by its function and at most one word besides ('What
             # does _.pluck return?' of 'pluck(list, propertyName)'), not by a question of
             # other things ('... value of the WARNING logging level?', 'logging.warning(msg)')
@@ -254,6 +255,10 @@ class Passages:
             return ""
         verb = _CAMEL_HUMP.sub(" ", call.group(1))  # 'removeListener': its verb, 'remove'
         return next(iter_tokens(verb), "")
+
+    def is_property(self, unit: int) -> bool:
+        """The unit (a term or heading) is a dotted property's name: '### `worker.stopped`'."""
+        return _PROPERTY.fullmatch(self._label_text(unit)) is not None
 
     def _label_text(self, unit: int) -> str:
         """A term's or heading's words without Markdown marks or code-span backticks: a
@@ -441,19 +446,29 @@ class Passages:
                 found[unit] = parent
         return found
 
+    @cached_property
+    def typed_fields(self) -> frozenset[int]:
+        """The fields that give a type: a value's ('* {string}') or a call's parameter's or
+        result's ('* `noDelay` {boolean} ...', '* Returns: {net.Socket} ...')."""
+        return frozenset(unit for unit in self.field_headings if self._typed(unit))
+
     def _is_field(self, unit: int) -> bool:
         """The unit is a field: a short 'Key: value' item of a list of two or more of them,
         which says a thing of what its heading names ('- Default: number of logical CPUs'
-        under '#### build.jobs' is the default of build.jobs), or a type alone ('* {string}')."""
+        under '#### build.jobs' is the default of build.jobs), or a typed item (_typed)."""
         block = self.blocks[unit]
         if self.kinds[unit] != Kind.ITEM or self.first[block] != unit:
             return False
-        item = self.structure[block]
-        written = without_marker(self.text[item.start : item.end]).strip()
-        if _TYPE_ALONE.fullmatch(written) or _TYPED.match(written):
+        if self._typed(unit):
             return True  # Node's '* {string}' under '#### `url.pathname`': the value's type
         siblings = [b for b in (block - 1, block + 1) if 0 <= b < len(self.structure)]
         return self._field_item(block) and any(self._field_item(b) for b in siblings)
+
+    def _typed(self, unit: int) -> bool:
+        """The unit is a list item giving a type (see typed_fields)."""
+        item = self.structure[self.blocks[unit]]
+        written = without_marker(self.text[item.start : item.end]).strip()
+        return _TYPE_ALONE.fullmatch(written) is not None or _TYPED.match(written) is not None
 
     def _field_item(self, block: int) -> bool:
         item = self.structure[block]
@@ -492,6 +507,8 @@ class Passages:
         # 'opt-level = 3' under '[profile.release]'): 'Type: array' and 't = "test"' under
         # '[alias]' say nothing asked
         for unit, label in self._labels_if_matching:
+            if not attribute and unit in self.typed_fields:
+                continue  # a call's parameter or result answers what is asked of it only
             named, said = counts.get(label), counts.get(unit)
             if named and said:
                 for term, count in named.items():
@@ -1371,6 +1388,7 @@ def laid_out_bounds(text: str, structure: Structure | None = None) -> tuple[arra
     """unit_bounds(text), from `structure` or a layout pass of its own, kept for no other
     caller (a sample of a text, see usage.py)."""
     starts, ends = array("q"), array("q")
+    text = unframed(text)  # as Passages.read splits it (the structure is of this text)
     for block in structure if structure is not None else analyse(text):
         for start, end in _units(text, block.kind, block.start, block.end):
             starts.append(start)

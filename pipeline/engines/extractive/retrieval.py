@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
+from wordfreq import zipf_frequency
+
 from pipeline.engines.extractive import skim
 from pipeline.engines.extractive.decisive import Decisive, Usage, decide, written_nowhere
 from pipeline.engines.extractive.openers import points_elsewhere
@@ -474,8 +476,9 @@ _DEFINING_VERB = re.compile(
 # A gloss in brackets after a word says what it is: 'mojibake (encoding mix-ups)'; not a
 # name's ('(Serbian Cyrillic: ...)'), a date's or a reference's, which open otherwise.
 _GLOSS = re.compile(r"\s\((?P<first>[a-z][\w'’-]*)[\w ,'’-]{0,60}\)")
+# A count in brackets: '(a)', '(ii)', '(iv)'.
+_ENUMERATOR = re.compile(r"[a-z]|i{1,3}|iv|vi{0,3}|ix|xi{0,3}")
 # ... which opens with a noun: not '(see below)', '(in seconds)', '(e.g. ...)', '(directly ...)'
-_ENUMERATOR = re.compile(r"[ivxlc]+|[a-z]")
 _NOT_GLOSSING = frozenset("see e eg i ie default optional usually required".split())
 # A clause that asks inside a sentence: its verb defines nothing ('... what the values mean').
 _ASKED_IN_HEAD = re.compile(r"\b(?:what|how|why|whatever)\b", re.IGNORECASE)
@@ -650,12 +653,26 @@ def _glossed(sentence: str, at: int, subject: list[str]) -> bool:
     word: 'ftfy can fix mojibake (encoding mix-ups)' glosses mojibake."""
     gloss = _GLOSS.match(sentence, at)
     first = gloss.group("first") if gloss else ""
-    if first in _NOT_GLOSSING or first.endswith("ly") or _ENUMERATOR.fullmatch(first):
+    if first in _NOT_GLOSSING or _adverb(first) or _ENUMERATOR.fullmatch(first):
         return False  # ... nor an adverb ('(directly or through ...)') or a count ('(ii)')
     if not tokens(first):
         return False
     before = tokens(sentence[:at])
     return len(before) >= len(subject) and before[-len(subject) :] == subject
+
+
+def _adverb(word: str) -> bool:
+    """'directly', 'usually', 'easily', 'possibly': an English word plus '-ly'; not
+    'family', 'assembly' or 'supply', which no word plus '-ly' makes."""
+    if not word.endswith("ly"):
+        return False
+    bases = [word[:-2], word[:-3] + "y", word[:-2] + "e"]  # direct-ly, eas-ily, possib-ly
+    return max(zipf_frequency(base, "en") for base in bases) >= ADVERB_BASE_ZIPF
+
+
+ADVERB_BASE_ZIPF = 3.0
+"""Least Zipf frequency of the word an '-ly' word is made of for it to read as an adverb:
+'direct' 4.9, 'usual' 4.6; 'fami' 1.9, 'assemb' 0, 'supp' 2.9."""
 
 
 def _names_more(words: list[str], content: list[str], subject: list[str]) -> bool:
@@ -799,7 +816,9 @@ _ATTRIBUTE = re.compile(
     re.IGNORECASE,
 )
 # "What does socket.setNoDelay() return?": the value a call gives back.
-_RETURNS = re.compile(r"^\s*what\s+(?:does|do|will|would|should)\s+\S.*\breturns?\s*\??\s*$", re.I)
+_RETURNS = re.compile(
+    r"^\s*what\s+(?:does|do|will)\s+\S+(?:\s+\S+)?\s+return\s*\??\s*$", re.IGNORECASE
+)
 VALUE_WORDS = 6
 """Most words before a sentence's value that may state what it is the value of: 'Group
 revenue for 2024 was' (5), not 'The Group's total spending on research and development
@@ -1368,6 +1387,7 @@ class _Scorer:
         several = asks_for_several(query.question)
         self.stating = passages.inherit(counts, attribute, query.idf, sections=not several)
         self.attributed = {passages.described_term(sid) for sid in self.stating}
+        self.asks_attribute = bool(attribute)
         self.covering = counts
         self.counts = counts = _names_once(counts, query)
         self.base: dict[int, float] = {}
@@ -1616,6 +1636,8 @@ class _Scorer:
             score *= 1 + LIST_BOOST  # 'But there are also disadvantages:' and its list
         elif passages.is_label(sid) or sid in passages.header_rows:
             score *= HEADING_WEIGHT
+        elif sid in passages.typed_fields and not self.asks_attribute:
+            score *= HEADING_WEIGHT  # a type labels a value: '* Returns: {net.Socket} ...'
         elif passages.links_only(sid) or passages.cites_work(sid):
             score *= LINKS_WEIGHT  # a table of contents' '1. [Install](...#install)'
         elif passages.asks(sid):
@@ -1680,8 +1702,8 @@ class _Scorer:
         """The heading is the question as a title: its words are the question's terms, all
         of them ('Use a VecDeque when:' for 'When should I use a VecDeque?'), so the
         section under it answers the question."""
-        if not self.titled:
-            return False
+        if not self.titled or self.passages.is_property(heading):
+            return False  # '`worker.stopped`' is no title of 'How do I stop a worker?'
         start, end = self.passages.spans[heading]
         words, asked = set(tokens(self.text[start:end])), set(self.query.idf)
         if words == asked:
@@ -1704,11 +1726,14 @@ class _Scorer:
         return len(tokens(self.text[start:end])) >= 2 and passages.names(sid, idf)
 
     def _names_action(self, heading: int) -> bool:
-        """The heading names the asked action and nothing the question does not:
-        'Installing' for 'How do I install responses?'; or it is the signature of a call
-        doing it: '### `subprocess.kill([signal])`' for 'How do I kill a child process?'."""
+        """The heading is the signature of a call doing the asked action, whatever else
+        the question names ('### `subprocess.kill([signal])`' for 'How do I kill a child
+        process?'); or, not a property's name, it names the action and nothing the
+        question does not: 'Installing' for 'How do I install responses?'."""
         if self.passages.called(heading) == self.action:
             return True
+        if self.passages.is_property(heading):
+            return False  # '`worker.stopped`' says whether, not how to stop
         start, end = self.passages.spans[heading]
         return self.action in tokens(self.text[start:end]) and self.passages.names(
             heading, self.query.idf
