@@ -2170,6 +2170,32 @@ def test_an_entry_whose_description_opens_with_a_lead_in_answers_with_its_list()
     )
 
 
+LOCKED_PAGE = """PACK(1)              General Commands Manual              PACK(1)
+
+OPTIONS
+       --locked
+              Asserts that the lock file is used as it stands. The tool exits with an
+              error when either of the following arises:
+
+              •  The lock file is missing.
+
+              •  The lock file would have to change.
+
+       --offline
+              Never touch the network.
+"""
+
+
+def test_an_entry_read_on_to_a_lead_in_brings_its_list() -> None:
+    result = _ask(LOCKED_PAGE, "What does --locked do?")
+    assert result.answer == (
+        "--locked: Asserts that the lock file is used as it stands. The tool exits with an "
+        "error when either of the following arises:\n"
+        "- The lock file is missing.\n"
+        "- The lock file would have to change."
+    )
+
+
 STRINGS_CHAPTER = """## Updating a String
 
 We can grow a String by using the push_str method to append a string slice. The push_str

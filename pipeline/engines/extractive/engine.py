@@ -446,6 +446,10 @@ def _shown(
         listed = passages.list_after(lead_in)
     if listed is None and passages.leads_list(lead_in):  # '... the following information:'
         listed = passages.procedure(lead_in)  # says nothing without its list
+    if listed is None and passages.show(unit).text.endswith(":"):
+        # ... as does a unit read on to a lead-in: '--locked: Asserts that ... Cargo will
+        # exit with an error when either of the following scenarios arises:'
+        listed = passages.procedure(unit + 1 if passages.is_term(unit) else unit)
     if listed is not None:
         shown = passages.under_heading(lead_in, listed)
     else:
