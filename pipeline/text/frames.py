@@ -29,7 +29,7 @@ RULE_LEAST = 20
 """Fewest frame characters a frame's top or bottom rule has."""
 # A frame's top or bottom: one frame character repeated, nothing else on the line.
 _RULE = re.compile(rf"^[ \t]*([{re.escape(FRAME_CHARS)}])\1{{{RULE_LEAST - 1},}}[ \t\r]*$", re.M)
-_FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.M)
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})", re.M)
 
 
 def unframed(text: str) -> str:
@@ -38,8 +38,8 @@ def unframed(text: str) -> str:
     rules = list(_RULE.finditer(text))
     if len(rules) < 2:
         return text
-    fences = [m.start() for m in _FENCE.finditer(text)]
-    rules = [r for r in rules if bisect.bisect_left(fences, r.start()) % 2 == 0]  # not code
+    code = _fenced(text)
+    rules = [r for r in rules if bisect.bisect_left(code, r.start()) % 2 == 0]  # not in code
     pieces: list[str] = []
     done = 0
     for top, bottom in itertools.pairwise(rules):
@@ -54,10 +54,26 @@ def unframed(text: str) -> str:
     return "".join(pieces)
 
 
+def _fenced(text: str) -> list[int]:
+    """Where fenced code opens and closes, in pairs (the last left open if unclosed): a
+    fence closes at the first fence line of its own character at least as long."""
+    bounds: list[int] = []
+    opened = ""
+    for match in _FENCE.finditer(text):
+        fence = match.group(1)
+        if not opened:
+            opened = fence
+            bounds.append(match.start())
+        elif fence[0] == opened[0] and len(fence) >= len(opened):
+            opened = ""
+            bounds.append(match.start())
+    return bounds
+
+
 def _inside(text: str, top: re.Match[str], bottom: re.Match[str]) -> list[str] | None:
     """The lines between `top` and `bottom`, frame written over and each ending in a
     newline, if every one opens with the rules' character and closes with it in the top
-    rule's last column (a frame is drawn aligned); else None."""
+    rule's last column, tabs expanded (a frame is drawn aligned); else None."""
     char = top.group(1)
     if bottom.group(1) != char:
         return None
@@ -66,12 +82,12 @@ def _inside(text: str, top: re.Match[str], bottom: re.Match[str]) -> list[str] |
         lines.pop()  # the newline before the bottom rule
     if not lines:
         return None
-    width = len(top.group().rstrip(" \t\r"))
+    width = len(top.group().rstrip(" \t\r").expandtabs())  # columns, as drawn
     framed = re.compile(rf"([ \t]*){re.escape(char)}(.*){re.escape(char)}([ \t\r]*)")
     inside = []
     for line in lines:
         match = framed.fullmatch(line)
-        if match is None or match.end(2) + 1 != width:
+        if match is None or len(line[: match.end(2) + 1].expandtabs()) != width:
             return None
         inside.append(f"{match.group(1)} {match.group(2)} {match.group(3)}\n")
     return inside

@@ -2196,6 +2196,52 @@ def test_an_entry_read_on_to_a_lead_in_brings_its_list() -> None:
     )
 
 
+SETUP_CHECKLIST = """# Setup
+
+Before you start, check the following:
+
+- Node.js 18 or later is installed on the machine.
+- The registry token is exported in your shell. To export the registry token, add this line
+  to your profile:
+
+  ```
+  export NPM_TOKEN=abc
+  ```
+
+- Port 8080 is free.
+"""
+
+
+def test_a_list_item_read_on_to_its_code_does_not_bring_the_list_around_it() -> None:
+    result = _ask(SETUP_CHECKLIST, "What must be exported in your shell?")
+    assert "The registry token is exported in your shell." in result.answer
+    assert "Node.js 18" not in result.answer
+
+
+FROZEN_PAGE = """PACK(1)              General Commands Manual              PACK(1)
+
+OPTIONS
+       --frozen
+              Requires the lock file and the cache to be up to date. It implies
+              the offline mode for all registry access. The tool fails when one of
+              these holds:
+
+              •  The lock file is missing.
+
+              •  The cache is stale.
+
+       --offline
+              Never touch the network.
+"""
+
+
+def test_a_description_read_on_to_a_lead_in_keeps_its_first_sentence() -> None:
+    # the hit is the second sentence, 'It implies ...': what 'It' is must stay
+    result = _ask(FROZEN_PAGE, "What does offline mode for registry access mean with --frozen?")
+    assert result.answer.startswith("--frozen: Requires the lock file and the cache to be up")
+    assert result.answer.endswith("- The cache is stale.")
+
+
 STRINGS_CHAPTER = """## Updating a String
 
 We can grow a String by using the push_str method to append a string slice. The push_str
@@ -2553,10 +2599,53 @@ def test_a_bold_heading_ending_in_brackets_is_no_call_signature() -> None:
         ("What will the call return?", ["return"]),
         ("What should I do when the request returns?", []),
         ("What does it mean when fetch returns?", []),
+        ("What does the socket.setNoDelay method return?", ["return"]),
     ],
 )
 def test_what_a_call_returns_is_asked_as_its_attribute(question: str, attribute: list[str]) -> None:
     assert attribute_terms(question) == attribute
+
+
+CLIENT_API = """# Client API
+
+## `client.connect`
+
+Opens a session to the server and waits until the handshake completes.
+
+## `client.close`
+
+Ends the session. Pending requests fail with an error after this call.
+
+## Sessions
+
+A session ends when the server drops it or when you call the close method on a client
+that was connected earlier; reconnecting is then required.
+"""
+
+ALLOCATOR_API = """# Buffer
+
+## `Buffer.from()`, `Buffer.alloc()`, and `Buffer.allocUnsafe()`
+
+In versions before 6.0.0, buffers were created by a constructor that allocated them
+differently based on what arguments were given.
+
+### Static method: `Buffer.alloc(size[, fill])`
+
+Allocates a new `Buffer` of `size` bytes, filled with zeros unless `fill` is given.
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "question", "opening"),
+    [
+        # a call named without its brackets is a call, not a state like 'worker.stopped'
+        (CLIENT_API, "How do I close a client?", "`client.close`: Ends the session."),
+        # a signature after its kind; a heading naming three calls is no one call's
+        (ALLOCATOR_API, "What does Buffer.alloc() do?", "Static method: `Buffer.alloc(size"),
+    ],
+)
+def test_a_calls_heading_is_read_as_written(text: str, question: str, opening: str) -> None:
+    assert _ask(text, question).answer.startswith(opening)
 
 
 def test_a_parameter_of_a_call_still_answers_for_itself() -> None:

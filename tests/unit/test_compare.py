@@ -11,6 +11,7 @@ from pipeline.engines.extractive.compare import (
     about_neither,
     compared_sides,
     each_side,
+    side_order,
 )
 from pipeline.engines.extractive.retrieval import defines
 
@@ -117,3 +118,10 @@ def test_a_side_already_shown_is_shown_more_only_by_its_definition() -> None:
 )
 def test_a_gloss_opening_with_a_noun_still_defines(clause: str, subject: list[str]) -> None:
     assert defines(clause, subject)
+
+
+def test_an_entry_is_its_sides_definition_and_reads_in_the_questions_order() -> None:
+    sides = ["--create", "--append"]
+    shown = ["-r, --append: Append files to an archive.", "-c, --create: Create an archive."]
+    assert Side(*sides).level(shown[1]) == DEFINED
+    assert side_order(sides, shown) == [1, 0]

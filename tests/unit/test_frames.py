@@ -66,3 +66,16 @@ def test_lines_not_closing_in_the_rules_last_column_are_no_frame() -> None:
     rule = "*" * 30
     text = f"{rule}\n**Note** read this **first**\n{rule}\n"
     assert unframed(text) == text
+
+
+def test_a_frame_aligned_with_tabs_is_read_as_drawn() -> None:
+    rule = "*" * 32
+    text = f"{rule}\n*\tProvided as is,\t       *\n{rule}\n"
+    assert "*" not in unframed(text)
+
+
+def test_a_fence_closes_only_on_its_own_character() -> None:
+    # a '~~~' block showing a lone '```' line: the frame after the block is prose
+    text = "~~~md\n```js\n~~~\n\n" + NOTICE
+    assert "The tool is provided" in unframed(text)
+    assert "*" not in unframed(text)[len(text) - len(NOTICE) :]

@@ -70,17 +70,23 @@ class Side:
         self.alone = re.compile(rf"(?<![\w-]){re.escape(fold(side))}(?![\w-])", re.IGNORECASE)
 
     def level(self, text: str) -> int:
-        """How much `text` says of this side: DEFINED ('"Larger Work" means ...'), ABOUT
-        (names it first, within OPENING_CHARS: its entry '-d, --decompress: ...', a sentence
-        it is the subject of), NAMED (in passing) or NOT_NAMED."""
+        """How much `text` says of this side: DEFINED ('"Larger Work" means ...', or its
+        entry '-d, --decompress: Decompress.'), ABOUT (names it first, within OPENING_CHARS:
+        a sentence it is the subject of), NAMED (in passing) or NOT_NAMED."""
         if not self.said_in(text):
             return NOT_NAMED
         # a side named inside the other ('Work' of 'Derivative Work') is not defined by
         # the other's definition ('"Derivative Works" shall mean ...')
         inside = self.finder is None and defines(text, self.other_words)
-        if defines(text, self.words) and not inside:
+        if (defines(text, self.words) or self._entry(text)) and not inside:
             return DEFINED
         return ABOUT if self.said_in(text, within=OPENING_CHARS) else NAMED
+
+    def _entry(self, text: str) -> bool:
+        """`text` reads as this side's entry: its name, then a colon and what it is or does
+        ('-c, --create: Create a new archive.')."""
+        head, colon, _ = text.partition(": ")
+        return bool(colon) and len(head) <= OPENING_CHARS and self.said_in(head)
 
     def said_in(self, text: str, within: int | None = None) -> bool:
         """Whether `text` names this side (in its first `within` characters, if given)."""

@@ -447,9 +447,10 @@ def _shown(
     if listed is None and passages.leads_list(lead_in):  # '... the following information:'
         listed = passages.procedure(lead_in)  # says nothing without its list
     if listed is None and passages.show(unit).text.endswith(":"):
-        # ... as does a unit read on to a lead-in: '--locked: Asserts that ... Cargo will
-        # exit with an error when either of the following scenarios arises:'
-        listed = passages.procedure(unit + 1 if passages.is_term(unit) else unit)
+        # ... as does a paragraph read on to a lead-in, from its first sentence: '--locked:
+        # Asserts that ... Cargo will exit with an error when either of the following
+        # scenarios arises:'
+        listed = passages.read_on_to_list(unit)
     if listed is not None:
         shown = passages.under_heading(lead_in, listed)
     else:

@@ -45,9 +45,10 @@ _TYPE_ALONE = re.compile(r"\{[\w.<>\[\]|,\\ ]{1,40}\}")
 # `true`', 'Returns: {net.Socket} The socket itself.'
 _TYPED = re.compile(rf"(?:`[\w.$]+`|[A-Z]\w*:) +{_TYPE_ALONE.pattern}")
 # A call's signature: 'subprocess.kill([signal])', 'path.join([...paths])'.
-_CALL = re.compile(r"(?:[\w$]+\.)*([\w$]+)\(.*\)")
+# ... one, after its kind if any: 'Static method: `Buffer.alloc(size)', 'new net.Socket()'.
+_CALL = re.compile(r"(?:[A-Z][\w ]*:\s*`?|new\s+)?(?:[\w$]+\.)*([\w$]+)\([^`]*\)")
 _CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z])")
-_PROPERTY = re.compile(r"[\w$]+(?:\.[\w$]+)+")
+_STATE = re.compile(r"(?:[\w$]+\.)+[\w$]*(?:ed|ing)")
 FIELD_CHARS = 100
 """Longest list item read as a field ('Key: value') of what its heading names."""
 # A clause's run-in title: a few capitalized words (joined by small ones) and a full stop.
@@ -230,11 +231,12 @@ class Passages:
         ('-e' for 'the -e option of set'), or one of its names is a literal the question
         quotes ('--max-time' of '-m, --max-time <seconds>')."""
         term = self._label_text(unit)
-        if _CALL.fullmatch(term):  # not a bold heading's '**write (NOT RECOMMENDED)**'
+        call = _CALL.fullmatch(term)  # not a bold heading's '**write (NOT RECOMMENDED)**'
+        if call:
             # a call's signature, named by its function and at most one word besides ('What
             # does _.pluck return?' of 'pluck(list, propertyName)'), not by a question of
             # other things ('... value of the WARNING logging level?', 'logging.warning(msg)')
-            function = set(iter_tokens(term.split("(", 1)[0]))
+            function = set(iter_tokens(call.group().split("(", 1)[0].rpartition(" ")[2]))
             asked = {t for t in terms if not is_literal(t)}
             if asked & function and len(asked - function) <= 1:
                 return True
@@ -256,9 +258,11 @@ class Passages:
         verb = _CAMEL_HUMP.sub(" ", call.group(1))  # 'removeListener': its verb, 'remove'
         return next(iter_tokens(verb), "")
 
-    def is_property(self, unit: int) -> bool:
-        """The unit (a term or heading) is a dotted property's name: '### `worker.stopped`'."""
-        return _PROPERTY.fullmatch(self._label_text(unit)) is not None
+    def names_state(self, unit: int) -> bool:
+        """The unit (a term or heading) is the name of a property holding a state:
+        '### `worker.stopped`', '`server.listening`'; not a call named without its brackets
+        ('## `client.close`')."""
+        return _STATE.fullmatch(self._label_text(unit)) is not None
 
     def _label_text(self, unit: int) -> str:
         """A term's or heading's words without Markdown marks or code-span backticks: a
@@ -875,6 +879,18 @@ class Passages:
         if set(category) <= set(iter_tokens(shown.text)):
             return shown  # the row (or the heading leading in to it) says it itself
         return Shown(shown.start, shown.end, f"{title}: {shown.text}")
+
+    def read_on_to_list(self, unit: int) -> Shown | None:
+        """The paragraph `unit` reads as (a term's description, or its own) from its first
+        sentence, with the list its last sentence leads in to; None if it is no paragraph
+        or leads in to none. Cited from the term when it is one."""
+        opening = unit + 1 if self.is_term(unit) else unit
+        if opening >= len(self.blocks) or self.kinds[opening] != Kind.PARAGRAPH:
+            return None
+        listed = self.procedure(self.first[self.blocks[opening]])
+        if listed is None or not self.is_term(unit):
+            return listed
+        return Shown(self.spans[unit][0], listed.end, listed.text)
 
     def procedure(self, unit: int) -> Shown | None:
         """A list with its lead-in, shown whole: for a lead-in ('To restore factory

@@ -662,17 +662,25 @@ def _glossed(sentence: str, at: int, subject: list[str]) -> bool:
 
 
 def _adverb(word: str) -> bool:
-    """'directly', 'usually', 'easily', 'possibly': an English word plus '-ly'; not
-    'family', 'assembly' or 'supply', which no word plus '-ly' makes."""
+    """'directly', 'easily', 'possibly', 'fully', 'automatically': an English word made an
+    adverb by '-ly'; not 'family' or 'supply', which no common word plus '-ly' makes."""
     if not word.endswith("ly"):
         return False
-    bases = [word[:-2], word[:-3] + "y", word[:-2] + "e"]  # direct-ly, eas-ily, possib-ly
+    bases = [word[:-2]]  # direct-ly
+    if word.endswith("ily"):
+        bases.append(word[:-3] + "y")  # eas(y)-ily
+    if word.endswith("bly") or word.endswith("ply"):
+        bases.append(word[:-1] + "e")  # possibl(e)-y, simpl(e)-y
+    if word.endswith("lly"):
+        bases.append(word[:-1])  # full-y
+    if word.endswith("ically"):
+        bases.append(word[:-4])  # automatic(al)-ly
     return max(zipf_frequency(base, "en") for base in bases) >= ADVERB_BASE_ZIPF
 
 
 ADVERB_BASE_ZIPF = 3.0
 """Least Zipf frequency of the word an '-ly' word is made of for it to read as an adverb:
-'direct' 4.9, 'usual' 4.6; 'fami' 1.9, 'assemb' 0, 'supp' 2.9."""
+'direct' 4.9, 'usual' 4.6; 'fami' 1.9, 'supp' 2.9, 'supple' 2.9."""
 
 
 def _names_more(words: list[str], content: list[str], subject: list[str]) -> bool:
@@ -817,7 +825,9 @@ _ATTRIBUTE = re.compile(
 )
 # "What does socket.setNoDelay() return?": the value a call gives back.
 _RETURNS = re.compile(
-    r"^\s*what\s+(?:does|do|will)\s+\S+(?:\s+\S+)?\s+return\s*\??\s*$", re.IGNORECASE
+    r"^\s*what\s+(?:does|do|will)\s+(?!.*\b(?:when|if|after|once|until)\b)\S+(?:\s+\S+){0,3}"
+    r"\s+return\s*\??\s*$",
+    re.IGNORECASE,
 )
 VALUE_WORDS = 6
 """Most words before a sentence's value that may state what it is the value of: 'Group
@@ -1702,7 +1712,7 @@ class _Scorer:
         """The heading is the question as a title: its words are the question's terms, all
         of them ('Use a VecDeque when:' for 'When should I use a VecDeque?'), so the
         section under it answers the question."""
-        if not self.titled or self.passages.is_property(heading):
+        if not self.titled or self.passages.names_state(heading):
             return False  # '`worker.stopped`' is no title of 'How do I stop a worker?'
         start, end = self.passages.spans[heading]
         words, asked = set(tokens(self.text[start:end])), set(self.query.idf)
@@ -1728,11 +1738,11 @@ class _Scorer:
     def _names_action(self, heading: int) -> bool:
         """The heading is the signature of a call doing the asked action, whatever else
         the question names ('### `subprocess.kill([signal])`' for 'How do I kill a child
-        process?'); or, not a property's name, it names the action and nothing the
-        question does not: 'Installing' for 'How do I install responses?'."""
+        process?'); or, not a state's name ('`worker.stopped`'), it names the action and
+        nothing the question does not: 'Installing' for 'How do I install responses?'."""
         if self.passages.called(heading) == self.action:
             return True
-        if self.passages.is_property(heading):
+        if self.passages.names_state(heading):
             return False  # '`worker.stopped`' says whether, not how to stop
         start, end = self.passages.spans[heading]
         return self.action in tokens(self.text[start:end]) and self.passages.names(
