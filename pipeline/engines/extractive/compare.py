@@ -3,7 +3,9 @@
 'What is the difference between push and push_str?' is answered by what the text says of
 push and what it says of push_str. Ranking alone cites the sentences matching most of the
 question, which name one side twice over ('push_str' also holds the word 'push'); the
-answer then joins the best sentence naming the other side, if the documents have one.
+answer then joins the best passage saying most of the other side, if the documents have
+one. Where the documents define both ('"Larger Work" means ...', an entry '-d, --decompress:
+...'), the two definitions are the answer, in the question's order.
 """
 
 from __future__ import annotations
