@@ -8,10 +8,9 @@ from pipeline.engines.extractive.compare import (
     DEFINED,
     NAMED,
     Side,
-    about_neither,
+    arranged,
     compared_sides,
     each_side,
-    side_order,
 )
 from pipeline.engines.extractive.retrieval import defines
 
@@ -66,7 +65,7 @@ def test_each_side_is_answered_by_its_definition_over_a_clause_naming_both() -> 
     ]
     assert each_side(sides, shown, candidates) == [2, 3]
     answer = [*shown, candidates[2], candidates[3]]
-    assert about_neither(sides, answer) == [0]  # the clause goes once both are defined
+    assert arranged(sides, answer) == [1, 2]  # the clause goes once both are defined
 
 
 def test_a_sentence_contrasting_the_sides_stays_beside_their_definitions() -> None:
@@ -76,9 +75,9 @@ def test_a_sentence_contrasting_the_sides_stays_beside_their_definitions() -> No
         'A "Draft" copy means a copy that still carries the editors\' marks.',
         'A copy that is not "Draft" is called "Final".',
     ]
-    assert about_neither(sides, shown) == []
+    assert arranged(sides, shown) == [1, 2, 0]  # definitions first, the contrast kept
     # ... and a clause is kept when only one side has its definition shown
-    assert about_neither(sides, ["Send Final copies to the printer.", shown[1]]) == []
+    assert arranged(sides, ["Send Final copies to the printer.", shown[1]]) == [1, 0]
 
 
 @pytest.mark.parametrize(
@@ -124,4 +123,4 @@ def test_an_entry_is_its_sides_definition_and_reads_in_the_questions_order() -> 
     sides = ["--create", "--append"]
     shown = ["-r, --append: Append files to an archive.", "-c, --create: Create an archive."]
     assert Side(*sides).level(shown[1]) == DEFINED
-    assert side_order(sides, shown) == [1, 0]
+    assert arranged(sides, shown) == [1, 0]

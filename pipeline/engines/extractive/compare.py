@@ -119,33 +119,27 @@ def each_side(sides: list[str], shown: Sequence[str], candidates: Sequence[str])
     return added
 
 
-def about_neither(sides: list[str], shown: Sequence[str]) -> list[int]:
-    """Indices of `shown` texts that define neither side and contrast nothing, when each
-    side's definition is there: 'If the Larger Work is a combination of Covered Software
-    with ...' beside the definitions of both, which answer 'What is the difference between
-    Covered Software and a Larger Work?'. [] when a side's definition is not shown."""
+def arranged(sides: list[str], shown: Sequence[str]) -> list[int]:
+    """Indices of the `shown` texts to keep, in the order to show them: the sides'
+    definitions first, in the question's order of the sides ('the difference between a
+    Draft copy and a Final copy' reads the Draft copy's first), then the rest in their own
+    order. Once both definitions are there, a text defining neither and contrasting nothing
+    goes: 'If the Larger Work is a combination of Covered Software with ...' beside the
+    definitions that answer 'What is the difference between Covered Software and a Larger
+    Work?'."""
     pair = (Side(sides[0], sides[1]), Side(sides[1], sides[0]))
     levels = [[side.level(text) for side in pair] for text in shown]
-    if not all(any(row[k] == DEFINED for row in levels) for k in (0, 1)):
-        return []
-    return [
+    both = all(any(row[k] == DEFINED for row in levels) for k in range(len(pair)))
+    kept = [
         i
         for i, text in enumerate(shown)
-        if DEFINED not in levels[i] and not (min(levels[i]) > NOT_NAMED and _CONTRAST.search(text))
+        if not both
+        or DEFINED in levels[i]
+        or (min(levels[i]) > NOT_NAMED and _CONTRAST.search(text))
     ]
-
-
-def side_order(sides: list[str], shown: Sequence[str]) -> list[int]:
-    """Indices of `shown` with the sides' definitions first, in the question's order of the
-    sides, then the rest in their own order: 'the difference between a Draft copy and a
-    Final copy' reads the Draft copy's definition first."""
-    pair = (Side(sides[0], sides[1]), Side(sides[1], sides[0]))
-
-    def group(i: int) -> int:
-        levels = [side.level(shown[i]) for side in pair]
-        return levels.index(DEFINED) if DEFINED in levels else len(pair)
-
-    return sorted(range(len(shown)), key=group)
+    return sorted(
+        kept, key=lambda i: levels[i].index(DEFINED) if DEFINED in levels[i] else len(pair)
+    )
 
 
 # A sentence comparing what it names: 'Unlike push, push_str takes a string slice',

@@ -199,9 +199,7 @@ class ExtractiveEngine:
             extra = [offered[i] for i in picks]
             shown += extra
             ranked += [e for e in extra if e not in ranked]
-            passing = compare.about_neither(sides, [e.reads for e in shown])
-            shown = [e for i, e in enumerate(shown) if i not in passing]
-            shown = [shown[i] for i in compare.side_order(sides, [e.reads for e in shown])]
+            shown = [shown[i] for i in compare.arranged(sides, [e.reads for e in shown])]
         return Draft(
             text=_compose(_in_reading_order(shown)),
             evidence=ranked,

@@ -1372,7 +1372,7 @@ class _Scorer:
     ) -> None:
         self.text, self.query, self.passages = text, query, passages
         self.counts: dict[int, dict[str, float]] = {}
-        self.covering = self.counts
+        self.covering = self.counts  # the same counts unless a name is spelled two ways
         spans = passages.spans
         if not spans or not query.idf or query.decisive.absent:
             return  # nothing, or the documents lack something the question names
@@ -1535,36 +1535,25 @@ class _Scorer:
 
     def first(self, sid: int) -> _First:
         """The unit's score before the boosts of `finish`, and its coverage."""
-        counts, heading, base = self.counts, self.heading, self.base
+        counts, base = self.counts, self.base
         paragraph, blocks = self.paragraph, self.passages.blocks
-        own = counts.get(sid, {})
         start, end = self.passages.spans[sid]
         sentence = self.text[start:end]
-        previous = self._previous_share(sentence)
-        near: dict[str, float] = {}  # terms found only next door, at the share borrowed
-        # A word of the same family alone (count SOFT_WEIGHT) is a partial match of its term.
-        found = {t: min(1.0, c) for t, c in own.items()}
-        near_found: dict[str, float] = {}
+        neighbours = self._neighbours(sid, self._previous_share(sentence))
         context = PARAGRAPH_WEIGHT * paragraph.get(blocks[sid], 0.0) + self.lent.get(sid, 0.0)
-        for other, share in (
-            (sid - 1, previous),
-            (sid + 1, CONTEXT_WEIGHT),
-            (heading[sid], HEADING_CONTEXT),
-            (self.topic if own else -1, LEAD_CONTEXT),
-        ):
-            if other in counts and other != sid:
-                context += share * base[other]
-                for term, count in counts[other].items():
-                    if term not in own:
-                        near[term] = max(near.get(term, 0.0), share)
-                        near_found[term] = max(near_found.get(term, 0.0), min(1.0, count))
+        for other, share in neighbours:
+            context += share * base[other]
+        # A word of the same family alone (count SOFT_WEIGHT) is a partial match of its term.
+        found, near_found, near = _held_around(counts, sid, neighbours)
         weight = self.weight
         ranking = (
             sum(weight[t] * f for t, f in found.items())
             + sum(weight[t] * s * near_found[t] for t, s in near.items())
         ) / self.total_weight
         score = (base.get(sid, 0.0) + context) * ranking**COVERAGE_POWER
-        coverage = self._coverage(sid)
+        if self.covering is not counts:  # every spelling of a name counts (_names_once)
+            found, near_found, _ = _held_around(self.covering, sid, neighbours)
+        coverage = self._coverage(found, near_found)
         if self.negated and not _NEGATION.search(sentence):
             # States what happened; the question asks what did not. Only its coverage goes
             # (not-found when no sentence stating a negation matches): lowering its score
@@ -1585,18 +1574,24 @@ class _Scorer:
             return CHINESE_ANAPHOR_CONTEXT
         return CONTEXT_WEIGHT
 
-    def _coverage(self, sid: int) -> float:
-        """Share of the question a unit covers, from its own and its neighbours' terms
-        (every spelling of a name each holds: see _names_once)."""
-        covering, query = self.covering, self.query
-        found = {t: min(1.0, c) for t, c in covering.get(sid, {}).items()}
-        near_found: dict[str, float] = {}
-        topic = self.topic if found else -1
-        for other in (sid - 1, sid + 1, self.heading[sid], topic):
-            if other in covering and other != sid:
-                for term, count in covering[other].items():
-                    if term not in found:
-                        near_found[term] = max(near_found.get(term, 0.0), min(1.0, count))
+    def _neighbours(self, sid: int, previous: float) -> list[tuple[int, float]]:
+        """The units a unit borrows from, each with the share it borrows: the one before
+        (`previous`), the one after, its heading and the document's topic lead."""
+        counts = self.counts
+        return [
+            (other, share)
+            for other, share in (
+                (sid - 1, previous),
+                (sid + 1, CONTEXT_WEIGHT),
+                (self.heading[sid], HEADING_CONTEXT),
+                (self.topic if counts.get(sid) else -1, LEAD_CONTEXT),
+            )
+            if other in counts and other != sid
+        ]
+
+    def _coverage(self, found: dict[str, float], near_found: dict[str, float]) -> float:
+        """Share of the question a unit covers, from its own and its neighbours' terms."""
+        query = self.query
         if query.units:
             return covered(query.units, {**near_found, **found})
         return (
@@ -1795,6 +1790,23 @@ BYLINE_UNITS = 4
 subtitle, maybe a date."""
 _AUTHORSHIP = frozenset(tokens("author authors authored wrote write written writer"))
 _THIS = re.compile(r"\bthis\s+([^\W\d_]+)", re.IGNORECASE)  # 'this book': the document
+
+
+def _held_around(
+    counts: dict[int, dict[str, float]], sid: int, neighbours: list[tuple[int, float]]
+) -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
+    """The question's terms a unit holds (each found 0-1), those only its `neighbours` hold,
+    and the most share any of them lends each of those."""
+    own = counts.get(sid, {})
+    found = {t: min(1.0, c) for t, c in own.items()}
+    near_found: dict[str, float] = {}
+    near: dict[str, float] = {}
+    for other, share in neighbours:
+        for term, count in counts[other].items():
+            if term not in own:
+                near[term] = max(near.get(term, 0.0), share)
+                near_found[term] = max(near_found.get(term, 0.0), min(1.0, count))
+    return found, near_found, near
 
 
 def _names_once(counts: dict[int, dict[str, float]], query: Query) -> dict[int, dict[str, float]]:
