@@ -124,3 +124,12 @@ def test_an_entry_is_its_sides_definition_and_reads_in_the_questions_order() -> 
     shown = ["-r, --append: Append files to an archive.", "-c, --create: Create an archive."]
     assert Side(*sides).level(shown[1]) == DEFINED
     assert arranged(sides, shown) == [1, 0]
+
+
+def test_a_run_in_title_naming_a_side_is_no_entry_of_it() -> None:
+    sides = ["Contribution", "Contributor"]
+    title = "Submission of Contributions: any Contribution submitted is under this License."
+    assert Side(*sides).level(title) != DEFINED
+    assert Side(*sides).level('1.7. "Contribution": means any work of authorship.') == DEFINED
+    # ... while an option's entry names its arguments too
+    assert Side("-exec", "-execdir").level("-exec command ;: Execute command.") == DEFINED

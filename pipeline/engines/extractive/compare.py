@@ -21,6 +21,8 @@ NOT_NAMED, NAMED, ABOUT, DEFINED = range(4)
 OPENING_CHARS = 30
 """How far into a passage the side it is about is named: an entry's term, a subject."""
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
+_OPTION = re.compile(r"(?<![\w-])--?[A-Za-z]")  # '-c, --create', '-exec command ;'
+_NUMBERING = re.compile(r"\b\d+(?:\.\d+)*\.?")  # a clause's '1.7.'
 _SIDE = r"(?P<{}>[^?,;]{{1,60}}?)"
 # where a side ends: the question's end, a clause after a comma ('..., if any?') or a full
 # stop that ends the sentence (not the one inside 'v1.2' or 'tar.gz')
@@ -85,10 +87,16 @@ class Side:
         return ABOUT if self.said_in(text, within=OPENING_CHARS) else NAMED
 
     def _entry(self, text: str) -> bool:
-        """`text` reads as this side's entry: its name, then a colon and what it is or does
-        ('-c, --create: Create a new archive.')."""
+        """`text` reads as this side's entry: its name (an option's, with its arguments; or
+        the side's words alone, numbered), then a colon and what it is or does ('-c,
+        --create: Create a new archive.'); not a clause's run-in title naming it
+        ('Submission of Contributions:')."""
         head, colon, _ = text.partition(": ")
-        return bool(colon) and len(head) <= OPENING_CHARS and self.said_in(head)
+        if not colon or len(head) > OPENING_CHARS or not self.said_in(head):
+            return False
+        if _OPTION.search(head):
+            return True  # an option's entry, with its arguments: '-exec command ;'
+        return set(query_terms(_NUMBERING.sub(" ", head))) <= set(self.words)
 
     def said_in(self, text: str, within: int | None = None) -> bool:
         """Whether `text` names this side (in its first `within` characters, if given)."""
