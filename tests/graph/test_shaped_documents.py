@@ -2573,6 +2573,31 @@ def test_a_how_to_question_reaches_the_call_doing_it() -> None:
         assert answer.startswith("`worker.stop([code])`: Ends the worker's thread")
 
 
+CAMEL_CASE_API = """# Tides
+
+### `tides.addWatcher(port, watcher)`
+
+* `port` {string}
+* `watcher` {Function}
+
+Calls `watcher` whenever the tide at `port` turns.
+
+### `tides.removeWatcher(port, watcher)`
+
+* `port` {string}
+* `watcher` {Function}
+
+Stops calling `watcher` for the tides at `port`.
+
+Once removed, a watcher is not called again, even for a turn already under way.
+"""
+
+
+def test_a_how_to_question_in_plain_words_reaches_the_call_named_in_camel_case() -> None:
+    answer = _ask(CAMEL_CASE_API, "How do I remove a watcher?").answer
+    assert answer.startswith("`tides.removeWatcher(port, watcher)`: Stops calling `watcher`")
+
+
 GUIDE_WITH_BOLD_HEADINGS = """# Files
 
 **write (NOT RECOMMENDED)**

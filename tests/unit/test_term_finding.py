@@ -7,6 +7,7 @@ import pytest
 from pipeline.engines.extractive.passages import Passages
 from pipeline.engines.extractive.sentences import sentence_spans
 from pipeline.engines.extractive.terms import (
+    SoftFinder,
     TermFinder,
     compound_terms,
     fold,
@@ -75,6 +76,24 @@ def _found(question: str, text: str) -> list[tuple[str, str]]:
 def test_words_are_found_at_their_start_only_and_in_any_case() -> None:
     text = "Happily, the HAPPY ones were unhappy; happiness kept."
     assert _found("Who was happy?", text) == [("happi", "HAPPY "), ("happi", "happin")]
+
+
+def test_the_words_of_a_lower_camel_case_name_are_related_words() -> None:
+    # an API names its calls in camel case; a question asks in plain words
+    text = "emitter.removeListener(name, fn) and setListenerCount(n) remove"
+    hits = sorted(SoftFinder(query_terms("How do I remove a listener?")).find(fold(text)))
+    assert [(term, text[p : p + 6]) for p, term in hits] == [
+        ("remov", "remove"),
+        ("listen", "Listen"),
+        ("listen", "Listen"),
+    ]
+    # the whole name is a word of its own, as before
+    assert _found("What does removeListener do?", text) == [("removelisten", "remove")]
+
+
+def test_the_parts_of_a_name_in_upper_camel_case_are_not_words() -> None:
+    text = "McDonald sold a PlayStation at the station."
+    assert SoftFinder(query_terms("Which station did Donald visit?")).find(fold(text)) == []
 
 
 def test_a_one_letter_term_matches_the_word_not_every_letter() -> None:

@@ -848,6 +848,7 @@ class SoftFinder:
     among them measures (MEASURED_AS)."""
 
     def __init__(self, terms: Iterable[str], kind: str | None = None) -> None:
+        terms = list(terms)
         self.by_prefix: dict[str, list[str]] = {}
         measured: dict[str, str] = {}
         for term in terms:
@@ -859,12 +860,17 @@ class SoftFinder:
         self._re = _soft_pattern(tuple(sorted(self.by_prefix)))
         self.measured = measured
         self._measures = TermFinder(measured) if measured else None
+        words = {t for t in terms if not is_cjk_term(t) and len(t) > 1 and t.isalpha()}
+        self._camel_words = frozenset(words)
+        self._camel = _camel_patterns(tuple(sorted(words)))
 
     def find(self, text: str) -> list[tuple[int, str]]:
         """(position, query term) of each related word; `text` folded as for TermFinder."""
         hits: list[tuple[int, str]] = []
         if self._measures is not None:
             hits += [(p, self.measured[noun]) for p, noun in self._measures.find(text)]
+        if self._camel is not None:
+            hits += [(p, t) for p, t in _camel_parts(self._camel, text) if t in self._camel_words]
         if self._re is None:
             return hits
         for start, word in word_starts(self._re, text):
@@ -873,6 +879,43 @@ class SoftFinder:
                 if related(found, term):
                     hits.append((start, term))
         return hits
+
+
+# An identifier in lower camel case, as an API's reference names a method or a property:
+# 'removeListener', 'setHeader', 'getElementById'. Its parts are the words a question asks
+# in ('How do I remove a listener?'), as words of one family are: found, at SOFT_WEIGHT
+# (code is full of such names, and there a whole word says more). A name in upper camel
+# case is a person's or a product's ('McDonald', 'PlayStation'), whose parts are not.
+_CAMEL_CASE = re.compile(r"[a-z][a-z\d]*(?:[A-Z][a-z\d]+)+")
+
+
+@lru_cache(maxsize=256)
+def _camel_patterns(words: tuple[str, ...]) -> re.Pattern[str] | None:
+    """The parts of camel-case words that may stem to one of `words` (see _search_prefix):
+    'remove' opening 'removeListener' and 'Listener' after it, for 'remov' and 'listen'."""
+    if not words:
+        return None
+    # Each alternative opens with its letters, then looks behind (as _prefix_pattern's do)
+    parts = []
+    for prefix in sorted({_search_prefix(w) for w in words}):
+        hump, n = re.escape(prefix[0].upper() + prefix[1:]), len(prefix)
+        parts.append(rf"{re.escape(prefix)}(?<![A-Za-z\d].{{{n}}})[a-z\d]*(?=[A-Z])")
+        parts.append(rf"{hump}(?<=[a-z\d].{{{n}}})[a-z\d]*(?![a-z\d])")
+    return re.compile("|".join(parts))
+
+
+def _camel_parts(pattern: re.Pattern[str], text: str) -> list[tuple[int, str]]:
+    """(position, stem) of each part of a lower camel-case word `pattern` finds in `text`."""
+    found = []
+    for match in pattern.finditer(text):
+        start, end = match.span()
+        while start > 0 and text[start - 1].isalnum():
+            start -= 1
+        while end < len(text) and text[end].isalnum():
+            end += 1
+        if _CAMEL_CASE.fullmatch(text, start, end):
+            found.append((match.start(), stem(match.group().lower())))
+    return found
 
 
 @lru_cache(maxsize=256)
