@@ -2559,9 +2559,10 @@ Ends the worker's thread as soon as its current task returns.
 
 
 def test_a_calls_result_answers_only_what_is_asked_of_it() -> None:
-    # the Returns line says 'added' and 'queue' in fewer words than the description
+    # the Returns line says 'added' and 'queue' in fewer words than the description; the
+    # description reads with the call it describes, which the reader is after
     result = _ask(CALL_API, "How do I add a job to the queue?")
-    assert result.answer.startswith("Adds a job at the end of the queue.")
+    assert result.answer.startswith("`queue.push(job[, options])`: Adds a job at the end of")
     assert "Returns" not in result.answer
 
 
@@ -2571,6 +2572,30 @@ def test_a_how_to_question_reaches_the_call_doing_it() -> None:
     for question in ("How do I stop a worker?", "How do I stop the background thread?"):
         answer = _ask(WORKER_API, question).answer
         assert answer.startswith("`worker.stop([code])`: Ends the worker's thread")
+
+
+KILL_API = """# Pool
+
+### `pool.killed`
+
+* {boolean} Set to `true` after `pool.kill()` has sent its signal to the pool's worker.
+
+The `pool.killed` property tells whether the pool's worker received the signal from
+`pool.kill()`; a killed worker may still be running.
+
+### `pool.kill([signal])`
+
+* `signal` {string} **Default:** `'SIGTERM'`.
+* Returns: {boolean}
+
+Sends a signal to the pool's worker. It returns `true` if the signal was sent.
+"""
+
+
+def test_a_how_to_question_gets_the_call_not_the_state_it_leaves() -> None:
+    # the state's section names killing and the worker more often than the call's does
+    answer = _ask(KILL_API, "How do I kill the pool's worker?").answer
+    assert answer.startswith("`pool.kill([signal])`: Sends a signal to the pool's worker.")
 
 
 CAMEL_CASE_API = """# Tides

@@ -672,7 +672,19 @@ class Passages:
         if start == self.spans[unit][0] and self._names_sentence_before(unit):
             start = self._whole_sentence(unit - 1)[0]
             text = self._read(start, end)
-        return Shown(start, end, text)
+        call = self._call_described(unit)
+        return Shown(start, end, _led(call, text) if call else text)
+
+    def _call_described(self, unit: int) -> str:
+        """The signature heading whose description `unit` opens, as the heading reads:
+        'Returns the string path of the current user's home directory.' is what
+        '### `os.homedir()`' does, and says which call only with it. '' for other units."""
+        heading = self.labels[unit]
+        if heading < 0 or not self.is_heading(heading) or self.reads_as(heading) != unit:
+            return ""
+        if _CALL.fullmatch(self._label_text(heading)) is None:
+            return ""
+        return self.heading_text(self.blocks[heading])
 
     def _names_sentence_before(self, unit: int) -> bool:
         """The unit names what the sentence before it in its paragraph describes, and says

@@ -1664,6 +1664,8 @@ class _Scorer:
             score *= RESTATED_CHINESE if self.chinese else RESTATED
         if lacking:  # about something else than the question names, most likely
             score *= LACKING_NAME
+        if self.action and self._describes_state(sid):
+            score *= HEADING_WEIGHT  # '`subprocess.killed`' tells whether, not how to kill
         if self.prose and passages.is_code(sid) and sid not in passages.settings:
             score *= CODE_WEIGHT  # code; a setting ('opt-level = 3') states a value
         return Hit(start, end, score, first.coverage, tuple(self.words[i] for i in lacking))
@@ -1743,6 +1745,12 @@ class _Scorer:
         return self.action in tokens(self.text[start:end]) and self.passages.names(
             heading, self.query.idf
         )
+
+    def _describes_state(self, sid: int) -> bool:
+        """The unit is in the section of a property holding a state ('### `worker.stopped`'),
+        which says whether something was done, not how to do it."""
+        heading = self.heading[sid]
+        return heading >= 0 and self.passages.names_state(heading)
 
     def _does_action(self, sentence: str) -> bool:
         """The sentence opens with the asked verb, as a command or a statement ('Delete
