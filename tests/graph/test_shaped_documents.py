@@ -6,7 +6,7 @@ import pytest
 
 from pipeline import AskResult, Settings, ask, summarize
 from pipeline.engines.extractive.passages import Passages
-from pipeline.engines.extractive.retrieval import attribute_terms
+from pipeline.engines.extractive.retrieval import asked_action, attribute_terms
 from tests.support.shaped import LICENCE, MAN_PAGE, REPORT, RST_README
 
 
@@ -655,6 +655,60 @@ def test_a_description_naming_the_activity_is_not_the_entry_that_does_it() -> No
     # 'Removing files: ...' is a message's name, shorter than the entry that removes.
     result = _ask(MAN_PAGE_ACTIONS, "How do I remove files?")
     assert result.answer.startswith("-remove: Remove the file; true if removal succeeded.")
+
+
+LOCK_OPTIONS = """LATCH(1)             General Commands Manual             LATCH(1)
+
+DESCRIPTION
+       latch runs a command while it holds a lock on a file.  By default latch
+       waits until the lock is free, however long that takes.
+
+OPTIONS
+       -n, --no-block
+              Fail rather than wait if the lock is held.
+
+       -w, --wait seconds
+              Fail if the lock is still held after seconds.  Wait forever if 0.
+
+       --no-ignore-case
+              Do not ignore case in lock names.  Undoes an earlier -i.
+
+       -i, --ignore-case
+              Ignore case in lock names, so that LOCK and lock are one lock.
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "opening"),
+    [
+        # 'make' and 'instead' are nowhere: the manual says 'fail rather than wait'
+        ("How do I make latch fail instead of waiting?", "-n, --no-block: Fail rather than"),
+        # the verb asked for is 'ignore', which -i's description opens with
+        ("How do I make latch ignore case?", "-i, --ignore-case: Ignore case in lock names"),
+    ],
+)
+def test_a_how_to_question_asks_for_what_its_program_is_made_to_do(
+    question: str, opening: str
+) -> None:
+    assert _ask(LOCK_OPTIONS, question).answer.startswith(opening)
+
+
+@pytest.mark.parametrize(
+    ("question", "action"),
+    [
+        ("How do I make grep ignore case?", "ignor"),
+        ("How can I let users upload files?", "upload"),
+        ("How do I make the output quiet?", "quiet"),
+        # something made, not made to do something
+        ("How do I make a backup?", "make"),
+        ("How do I make copies of the file?", "make"),
+        ("How do I make new directories?", "make"),
+    ],
+)
+def test_the_action_of_a_causative_question_is_what_is_made_to_happen(
+    question: str, action: str
+) -> None:
+    assert asked_action(question) == action
 
 
 # GNU style: an option's short and long names on lines of their own, each with its argument.

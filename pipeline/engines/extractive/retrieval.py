@@ -400,9 +400,35 @@ _SECTION = re.compile(
 
 def content_question(question: str) -> str:
     """The question without its frame: 'In what year was X founded?' -> 'In  was X founded?';
-    and without the kind of a symbol it asks about: 'What does the & symbol mean?' names
-    the symbol, not 'symbol' ('These ampersands represent references')."""
+    without the kind of a symbol it asks about: 'What does the & symbol mean?' names
+    the symbol, not 'symbol' ('These ampersands represent references'); and without the
+    'make' of 'How do I make grep ignore case?' (see _causative)."""
+    causative = _causative(question)
+    if causative is not None:
+        start, end = causative.span("make")
+        question = f"{question[:start]}{' ' * (end - start)}{question[end:]}"
     return _FRAME.sub(" ", LONE_SYMBOL.sub(_without_kind, question))
+
+
+# 'How do I make grep ignore case?', 'How can I let users upload files?': the verb asked
+# for is the one after what is made to do it; 'make' says only that it is made to, and a
+# manual that never writes 'make' answers it ('-i: Ignore case distinctions ...'). Not
+# 'How do I make a backup?' (made as a thing: 'a', 'an') nor 'How do I make new
+# directories?' (a plural after the first word: a thing made; mkdir says 'make').
+_CAUSATIVE = re.compile(
+    r"\bhow\s+(?:to|(?:do|can|could|should|would)\s+(?:i|you|we|one))\s+(?P<make>make|let)\s+"
+    r"(?!an?\s)(?:(?:the|my|this|these|those|its|your|our)\s+)?[\w.+-]+\s+"
+    r"(?P<verb>[a-z]*(?:ss|[a-rt-z]))\b",
+    re.IGNORECASE,
+)
+
+
+def _causative(question: str) -> re.Match[str] | None:
+    """The match of _CAUSATIVE in `question`, if the word after what is made to do
+    something is a verb or a state, not a word of grammar: 'make copies of ...' is no
+    causative."""
+    match = _CAUSATIVE.search(question)
+    return match if match is not None and tokens(match.group("verb")) else None
 
 
 def _without_kind(symbol: re.Match[str]) -> str:
@@ -791,7 +817,7 @@ def asked_action(question: str) -> str | None:
     """The index term of the verb a how-to question asks how to do ('How do I delete the
     files?' -> 'delet', 'Which option do I use to decompress?' -> 'decompress'), or a
     Korean one's noun, whole ('압축 해제하려면 ...?' -> '해제'); None for other questions."""
-    match = _HOW_TO.search(question) or _USED_TO.search(question)
+    match = _causative(question) or _HOW_TO.search(question) or _USED_TO.search(question)
     if match is None:
         korean = _KOREAN_PURPOSE.search(question) or _KOREAN_HOW.search(question)
         noun = fold(korean.group("noun")) if korean else ""
