@@ -32,6 +32,9 @@ import html
 import re
 from collections.abc import Callable, Iterator
 
+_IN_HEADING = frozenset({"div", "br"})
+"""Blocks a heading's own text runs on across: rustdoc's 'pub fn retain<F>(&mut self, f:
+F)<div class="where">where F: FnMut(&T) -> bool,</div>' is one signature, not two headings."""
 BLOCKS = frozenset(
     (
         "address article aside blockquote br caption dd div dl dt figcaption figure footer form "
@@ -439,6 +442,8 @@ class _Markdown:
         elif self._pre:
             if tag == "br":
                 self._parts.append("\n")
+        elif self._heading and tag in _IN_HEADING:
+            self._parts.append(" ")
         elif tag in ("ul", "ol", "dl"):
             self._flush()
             self._push(tag, self._indent())
@@ -476,6 +481,8 @@ class _Markdown:
                     self._code()
         elif self._pre:
             return
+        elif self._heading and tag in _IN_HEADING:
+            self._parts.append(" ")
         elif tag in ("ul", "ol", "dl", "li", "dd"):
             self._flush()
             if self._open[tag]:

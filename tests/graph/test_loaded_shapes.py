@@ -67,6 +67,37 @@ def test_html_pre_is_code_and_headings_are_headings(tmp_path: Path) -> None:
     assert kinds["# Pumpkit reference"] == Kind.HEADING
 
 
+# A generated API reference (rustdoc's shape): each method's signature is a heading, its
+# where clause a block inside it, its description the paragraphs under it.
+RUST_REFERENCE = """<html><body><main><h1>Struct Stack</h1>
+<p>A growable stack of values.</p>
+<h4 class="code-header">pub fn retain&lt;F&gt;(&amp;mut self, f: F)<div class="where">where
+F: FnMut(&amp;T) -&gt; bool,</div></h4>
+<p>Retains only the values the predicate keeps.</p>
+<h4 class="code-header">pub fn swap_remove(&amp;mut self, index: usize) -&gt; T</h4>
+<p>Removes a value from the stack and returns it.</p>
+<p>The removed value is replaced by the last value of the stack.</p>
+<h4 class="code-header">pub fn pop(&amp;mut self) -&gt; Option&lt;T&gt;</h4>
+<p>Removes the last value from a stack and returns it, or None if it is empty.</p>
+</main></body></html>"""
+
+
+def test_a_signature_heading_reads_as_the_call_its_description_says_it_does(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "stack.html"
+    path.write_text(RUST_REFERENCE)
+    result, _ = _ask(path, "What does retain do?")
+    assert result.answer.startswith(
+        "pub fn retain<F>(&mut self, f: F) where F: FnMut(&T) -> bool: Retains only the values"
+    )
+    # the description that does what is asked, under the call's name
+    result, _ = _ask(path, "How do I remove the last value?")
+    assert result.answer.startswith(
+        "pub fn pop(&mut self) -> Option<T>: Removes the last value from a stack"
+    )
+
+
 def test_a_two_column_pdf_page_is_read_column_by_column(tmp_path: Path) -> None:
     path = tmp_path / "manual.pdf"
     path.write_bytes(pdf_drawn(TWO_COLUMN_PAGES))

@@ -89,6 +89,19 @@ def test_html_heading_link_marks_are_left_out_and_a_mark_in_the_title_stays() ->
     )
 
 
+def test_a_block_inside_an_html_heading_runs_on_in_the_heading() -> None:
+    # rustdoc writes a signature's where clause in a <div> inside its heading
+    page = (
+        '<h4 class="code-header">pub fn retain&lt;F&gt;(&amp;mut self, f: F)'
+        '<div class="where">where F: FnMut(&amp;T) -&gt; bool,</div></h4>'
+        "<p>Retains only the elements the predicate keeps.</p><h3>One<br>Two</h3>"
+    )
+    assert html_text(page) == (
+        "#### pub fn retain<F>(&mut self, f: F) where F: FnMut(&T) -> bool,\n\n"
+        "Retains only the elements the predicate keeps.\n\n### One Two"
+    )
+
+
 def test_html_structure_is_written_as_markdown_the_structure_pass_reads() -> None:
     page = (
         "<h2>Use ¶</h2><ol><li>Open<ul><li>a<li>b</ul><li>Close</ol>"

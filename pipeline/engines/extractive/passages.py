@@ -46,7 +46,15 @@ _TYPE_ALONE = re.compile(r"\{[\w.<>\[\]|,\\ ]{1,40}\}")
 _TYPED = re.compile(rf"(?:`[\w.$]+`|[A-Z]\w*:) +{_TYPE_ALONE.pattern}")
 # A call's signature: 'subprocess.kill([signal])', 'path.join([...paths])'.
 # ... one, after its kind if any: 'Static method: `Buffer.alloc(size)', 'new net.Socket()'.
-_CALL = re.compile(r"(?:[A-Z][\w ]*:\s*`?|new\s+)?(?:[\w$]+\.)*([\w$]+)\([^`]*\)")
+# A call's signature as its reference heads it: 'socket.destroy([error])', 'Static method:
+# `Buffer.alloc(size)`', 'new net.Socket([options])', and a declaration with its keywords,
+# generics and result: Rust's 'pub fn pop(&mut self) -> Option<T>', 'pub fn retain<F>(&mut
+# self, f: F) where F: FnMut(&T) -> bool'. Group 1 is the function's name.
+_CALL = re.compile(
+    r"(?:[A-Z][\w ]*:\s*`?|new\s+)?"
+    r"(?:(?:pub(?:\([\w: ]+\))?|const|async|unsafe|extern(?:\s+\"\w+\")?|fn|def|static)\s+)*"
+    r"(?:[\w$]+\.)*([\w$]+)(?:<[^()`]*>)?\([^`]*\)(?:\s*(?:->|:)\s*[^`]*|\s+where\s[^`]*)?"
+)
 _CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _STATE = re.compile(r"(?:[\w$]+\.)+[\w$]*(?:ed|ing)")
 FIELD_CHARS = 100
@@ -674,6 +682,11 @@ class Passages:
             text = self._read(start, end)
         call = self._call_described(unit)
         return Shown(start, end, _led(call, text) if call else text)
+
+    def describes_call(self, unit: int) -> bool:
+        """The unit opens the description of a call under its signature heading: what
+        the call does ('Removes the last element from a vector and returns it, ...')."""
+        return bool(self._call_described(unit))
 
     def _call_described(self, unit: int) -> str:
         """The signature heading whose description `unit` opens, as the heading reads:
@@ -1377,7 +1390,7 @@ class Passages:
 def _led(title: str, text: str) -> str:
     """`text` after the title that leads in to it: '15. Disclaimer of Warranty.' leads in
     as '15. Disclaimer of Warranty: ...'; a FAQ's question as '(6) Is SQLite threadsafe? ...'."""
-    lead = title[:-1] if title.endswith((".", ":")) else title
+    lead = title[:-1] if title.endswith((".", ":", ",")) else title
     if text.startswith(lead):  # a list shown with its lead-in, the title itself
         return text
     return f"{lead} {text}" if asks(lead) else f"{lead}: {text}"

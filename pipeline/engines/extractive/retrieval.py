@@ -1641,7 +1641,8 @@ class _Scorer:
             lacking = []
         defining = self.subject and not passages.is_label(sid)
         # the entry whose description does what is asked ('-A  Select all processes.')
-        doing = self.action and passages.opens_description(sid) and self._does_action(sentence)
+        describes = passages.opens_description(sid) or passages.describes_call(sid)
+        doing = self.action and describes and self._does_action(sentence)
         if defining and defines(_entry_led(passages, self.heading, sid), self.subject):
             # the sentence defining what the question asks about; the chunk's first such
             # one is its definition, later ones say more about it
