@@ -63,6 +63,9 @@ SHAPE_OF = {
     "rustdoc-command-line-arguments.html": "html docs",
     "rust-book-strings.html": "html docs",
     "nodejs-net.md": "markdown",
+    "nodejs-child_process.md": "markdown",
+    "nodejs-events.md": "markdown",
+    "nodejs-os.md": "markdown",
 }
 QUESTION_SETS = {"main": "questions.jsonl", "fresh": "questions-fresh.jsonl"}
 """main: the set the engine was worked on; fresh: questions written afterwards on other

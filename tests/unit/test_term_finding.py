@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.engines.extractive.passages import Passages
+from pipeline.engines.extractive.retrieval import build_query
 from pipeline.engines.extractive.sentences import sentence_spans
 from pipeline.engines.extractive.terms import (
     SoftFinder,
@@ -89,6 +90,16 @@ def test_the_words_of_a_lower_camel_case_name_are_related_words() -> None:
     ]
     # the whole name is a word of its own, as before
     assert _found("What does removeListener do?", text) == [("removelisten", "remove")]
+
+
+def test_a_question_asking_in_camel_case_names_finds_no_parts_of_other_names() -> None:
+    # 'maxBuffer' names an option: the question asks in the API's names, so its 'exec' is
+    # exec, not the first part of execFile, another call
+    text = "proc.execFile() runs a file as proc.exec() runs a command."
+    named = build_query("What is the default maxBuffer of exec?", [text])
+    assert [term for _, term in named.soft.find(fold(text))] == []
+    worded = build_query("How do I exec a file?", [text])
+    assert sorted(term for _, term in worded.soft.find(fold(text))) == ["exec", "file"]
 
 
 def test_the_parts_of_a_name_in_upper_camel_case_are_not_words() -> None:

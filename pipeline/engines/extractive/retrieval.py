@@ -49,6 +49,7 @@ from pipeline.engines.extractive.terms import (
     stem,
     tokens,
     version_literals,
+    writes_camel_case,
 )
 from pipeline.engines.extractive.units import (
     FUNCTION_CHARS,
@@ -996,7 +997,8 @@ class Query:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "finder", TermFinder(self.idf, lone_nouns(self.question)))
-        object.__setattr__(self, "soft", SoftFinder(self.idf, self.kind))
+        parts = not writes_camel_case(self.question)
+        object.__setattr__(self, "soft", SoftFinder(self.idf, self.kind, parts=parts))
 
     def hints(self) -> dict[str, Any]:
         """The JSON-ready form every map task carries: a few dozen bytes per term."""

@@ -843,11 +843,14 @@ specification's 'Battery life: up to 18 months', 'How much does it weigh?' by 'W
 
 
 class SoftFinder:
-    """Finds words of the same family as given stems that stemming did not join, and, for
+    """Finds words of the same family as given stems that stemming did not join; for
     a question asking for an answer of `kind`, the nouns naming what a verb of measure
-    among them measures (MEASURED_AS)."""
+    among them measures (MEASURED_AS); and with `parts`, the parts of camel-case names
+    (see _CAMEL_CASE)."""
 
-    def __init__(self, terms: Iterable[str], kind: str | None = None) -> None:
+    def __init__(
+        self, terms: Iterable[str], kind: str | None = None, *, parts: bool = True
+    ) -> None:
         terms = list(terms)
         self.by_prefix: dict[str, list[str]] = {}
         measured: dict[str, str] = {}
@@ -862,7 +865,7 @@ class SoftFinder:
         self._measures = TermFinder(measured) if measured else None
         words = {t for t in terms if not is_cjk_term(t) and len(t) > 1 and t.isalpha()}
         self._camel_words = frozenset(words)
-        self._camel = _camel_patterns(tuple(sorted(words)))
+        self._camel = _camel_patterns(tuple(sorted(words))) if parts else None
 
     def find(self, text: str) -> list[tuple[int, str]]:
         """(position, query term) of each related word; `text` folded as for TermFinder."""
@@ -887,6 +890,14 @@ class SoftFinder:
 # (code is full of such names, and there a whole word says more). A name in upper camel
 # case is a person's or a product's ('McDonald', 'PlayStation'), whose parts are not.
 _CAMEL_CASE = re.compile(r"[a-z][a-z\d]*(?:[A-Z][a-z\d]+)+")
+_CAMEL_WORD = re.compile(rf"(?<![\w.]){_CAMEL_CASE.pattern}(?!\w)")
+
+
+def writes_camel_case(question: str) -> bool:
+    """The question names something by its camel-case name ('What is the default
+    maxBuffer of exec?'): it asks in the API's names, so its other words are names too,
+    and 'exec' is not the first part of 'execFile', another call."""
+    return _CAMEL_WORD.search(question) is not None
 
 
 @lru_cache(maxsize=256)
