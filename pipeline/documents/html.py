@@ -405,6 +405,7 @@ class _Markdown:
         self._open = {"ul": 0, "ol": 0, "li": 0, "dl": 0, "dd": 0}
         self._last = ""  # the kind of line last written: term, item, row, text, ""
         self._heading = 0  # the level of the open heading
+        self._heading_divs = 0  # <div>s opened inside it and not closed yet
         self._term = False  # inside a <dt>
         self._tables: list[_Table] = []
         self._pre = 0  # open <pre> elements
@@ -443,6 +444,7 @@ class _Markdown:
             if tag == "br":
                 self._parts.append("\n")
         elif self._heading and tag in _IN_HEADING:
+            self._heading_divs += tag == "div"
             self._parts.append(" ")
         elif tag in ("ul", "ol", "dl"):
             self._flush()
@@ -460,6 +462,7 @@ class _Markdown:
         elif tag in _HEADINGS:
             self._flush()
             self._heading = _HEADINGS[tag]
+            self._heading_divs = 0
         elif tag == "br":
             self._flush(then_tight=True)
         elif tag in BLOCKS:
@@ -481,8 +484,14 @@ class _Markdown:
                     self._code()
         elif self._pre:
             return
-        elif self._heading and tag in _IN_HEADING:
+        elif self._heading and tag == "div" and self._heading_divs:
+            self._heading_divs -= 1  # a <div> of the heading's own ends
             self._parts.append(" ")
+        elif self._heading and tag == "div":
+            # a heading never closed, ended by the <div> around it: read as a browser
+            # does, not as one heading taking in the page's blocks after it
+            self._flush()
+            self._heading = 0
         elif tag in ("ul", "ol", "dl", "li", "dd"):
             self._flush()
             if self._open[tag]:

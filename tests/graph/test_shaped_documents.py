@@ -675,6 +675,12 @@ OPTIONS
 
        -i, --ignore-case
               Ignore case in lock names, so that LOCK and lock are one lock.
+
+       -r, --read-only
+              Make the lock file read-only once the lock is taken.
+
+       --mkdir
+              Make missing directories of the lock file's path.
 """
 
 
@@ -685,6 +691,10 @@ OPTIONS
         ("How do I make latch fail instead of waiting?", "-n, --no-block: Fail rather than"),
         # the verb asked for is 'ignore', which -i's description opens with
         ("How do I make latch ignore case?", "-i, --ignore-case: Ignore case in lock names"),
+        # ... or 'make' itself, as a description may say
+        ("How do I make the lock file readonly?", "-r, --read-only: Make the lock file"),
+        # 'directory' read as the verb: 'make', which the manual writes, still counts
+        ("How do I make new directory?", "--mkdir: Make missing directories"),
     ],
 )
 def test_a_how_to_question_asks_for_what_its_program_is_made_to_do(
@@ -699,10 +709,12 @@ def test_a_how_to_question_asks_for_what_its_program_is_made_to_do(
         ("How do I make grep ignore case?", "ignor"),
         ("How can I let users upload files?", "upload"),
         ("How do I make the output quiet?", "quiet"),
+        ("How do I make a file executable?", "execut"),
         # something made, not made to do something
         ("How do I make a backup?", "make"),
         ("How do I make copies of the file?", "make"),
         ("How do I make new directories?", "make"),
+        ("How do I make sure the lock is free?", "make"),
     ],
 )
 def test_the_action_of_a_causative_question_is_what_is_made_to_happen(
@@ -2650,6 +2662,54 @@ def test_a_how_to_question_gets_the_call_not_the_state_it_leaves() -> None:
     # the state's section names killing and the worker more often than the call's does
     answer = _ask(KILL_API, "How do I kill the pool's worker?").answer
     assert answer.startswith("`pool.kill([signal])`: Sends a signal to the pool's worker.")
+
+
+def test_a_question_asking_whether_gets_the_state() -> None:
+    answer = _ask(KILL_API, "How do I check whether the pool's worker was killed?").answer
+    assert "The `pool.killed` property tells whether" in answer.split(". ")[0]
+
+
+SETTINGS_API = """# Settings
+
+### `config.logging`
+
+* {Object}
+
+Logging is configured by assigning an object with `level` and `file` to `config.logging`,
+for example `{ level: 'debug', file: 'app.log' }`.
+
+### `config.retries`
+
+* {number} **Default:** `3`
+
+The number of retries. Retries are logged at the configured logging level when
+logging is configured.
+
+### `config.encoding`
+
+* {string} **Default:** `'utf8'`
+
+Set the encoding by assigning a name such as `'latin1'` to `config.encoding`.
+
+### `config.timeout`
+
+* {number}
+
+The timeout before a request fails. A request that fails is retried, and its encoding
+is kept as configured when the encoding was set before.
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "opening"),
+    [
+        # 'logging' and 'encoding' name settings, not states: their sections say how
+        ("How do I configure logging?", "Logging is configured by assigning an object"),
+        ("How do I set the encoding?", "Set the encoding by assigning a name"),
+    ],
+)
+def test_a_setting_named_in_ing_is_no_state(question: str, opening: str) -> None:
+    assert _ask(SETTINGS_API, question).answer.startswith(opening)
 
 
 CAMEL_CASE_API = """# Tides

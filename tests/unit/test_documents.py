@@ -102,6 +102,14 @@ def test_a_block_inside_an_html_heading_runs_on_in_the_heading() -> None:
     )
 
 
+def test_an_html_heading_never_closed_ends_with_the_div_around_it() -> None:
+    page = (
+        "<div class=hdr><h1>Tide tables</div><div class=content>"
+        "<div>High water is at 06:40.</div><div>Low water is at 12:52.</div></div>"
+    )
+    assert html_text(page) == "# Tide tables\n\nHigh water is at 06:40.\n\nLow water is at 12:52."
+
+
 def test_html_structure_is_written_as_markdown_the_structure_pass_reads() -> None:
     page = (
         "<h2>Use ¶</h2><ol><li>Open<ul><li>a<li>b</ul><li>Close</ol>"

@@ -53,8 +53,11 @@ _TYPED = re.compile(rf"(?:`[\w.$]+`|[A-Z]\w*:) +{_TYPE_ALONE.pattern}")
 _CALL = re.compile(
     r"(?:[A-Z][\w ]*:\s*`?|new\s+)?"
     r"(?:(?:pub(?:\([\w: ]+\))?|const|async|unsafe|extern(?:\s+\"\w+\")?|fn|def|static)\s+)*"
-    r"(?:[\w$]+\.)*([\w$]+)(?:<[^()`]*>)?\([^`]*\)(?:\s*(?:->|:)\s*[^`]*|\s+where\s[^`]*)?"
+    r"(?:[\w$]+\.)*([\w$]+)(?:<[^()`]*>)?\([^`]*\)(?:\s*->\s*[^`]*|\s+where\s[^`]*:[^`]*)?"
 )
+CALL_CHARS = 300
+"""Longest label read as a call's signature: a heading of a page's worth of text is none,
+and the pattern's brackets would try every ')' of it."""
 _CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _STATE = re.compile(r"(?:[\w$]+\.)+[\w$]*(?:ed|ing)")
 FIELD_CHARS = 100
@@ -239,7 +242,7 @@ class Passages:
         ('-e' for 'the -e option of set'), or one of its names is a literal the question
         quotes ('--max-time' of '-m, --max-time <seconds>')."""
         term = self._label_text(unit)
-        call = _CALL.fullmatch(term)  # not a bold heading's '**write (NOT RECOMMENDED)**'
+        call = _call(term)  # not a bold heading's '**write (NOT RECOMMENDED)**'
         if call:
             # a call's signature, named by its function and at most one word besides ('What
             # does _.pluck return?' of 'pluck(list, propertyName)'), not by a question of
@@ -260,7 +263,7 @@ class Passages:
         for: 'kill' of '### `subprocess.kill([signal])`', which 'How do I kill a child
         process?' asks for, 'remov' of '`emitter.removeListener(eventName, listener)`';
         '' for any other unit."""
-        call = _CALL.fullmatch(self._label_text(unit))
+        call = _call(self._label_text(unit))
         if call is None:
             return ""
         verb = _CAMEL_HUMP.sub(" ", call.group(1))  # 'removeListener': its verb, 'remove'
@@ -271,6 +274,21 @@ class Passages:
         '### `worker.stopped`', '`server.listening`'; not a call named without its brackets
         ('## `client.close`')."""
         return _STATE.fullmatch(self._label_text(unit)) is not None
+
+    def names_flag(self, unit: int) -> bool:
+        """The unit (a heading) names a state (names_state) typed boolean: '###
+        `subprocess.killed`' over '* {boolean} Set to `true` after ...'."""
+        if not self.names_state(unit):
+            return False
+        typed = self._past_links(unit + 1)  # its type, the section's first line
+        return typed < len(self.spans) and "{boolean}" in self.text[slice(*self.spans[typed])]
+
+    @cached_property
+    def called_verbs(self) -> frozenset[str]:
+        """The verbs of the calls the text's headings and terms are signatures of (see
+        called): 'kill' of '### `subprocess.kill([signal])`'."""
+        labels = (unit for unit, kind in enumerate(self.kinds) if kind in _LABELS)
+        return frozenset(self.called(unit) for unit in labels) - {""}
 
     def _label_text(self, unit: int) -> str:
         """A term's or heading's words without Markdown marks or code-span backticks: a
@@ -695,7 +713,7 @@ class Passages:
         heading = self.labels[unit]
         if heading < 0 or not self.is_heading(heading) or self.reads_as(heading) != unit:
             return ""
-        if _CALL.fullmatch(self._label_text(heading)) is None:
+        if _call(self._label_text(heading)) is None:
             return ""
         return self.heading_text(self.blocks[heading])
 
@@ -1385,6 +1403,11 @@ class Passages:
         if self.structure.kind(block) != Kind.ITEM:
             return False
         return lead in self.structure.ancestors(block)
+
+
+def _call(label: str) -> re.Match[str] | None:
+    """The label read as a call's signature (_CALL), if it is one."""
+    return _CALL.fullmatch(label) if len(label) <= CALL_CHARS else None
 
 
 def _led(title: str, text: str) -> str:

@@ -401,24 +401,21 @@ _SECTION = re.compile(
 
 def content_question(question: str) -> str:
     """The question without its frame: 'In what year was X founded?' -> 'In  was X founded?';
-    without the kind of a symbol it asks about: 'What does the & symbol mean?' names
-    the symbol, not 'symbol' ('These ampersands represent references'); and without the
-    'make' of 'How do I make grep ignore case?' (see _causative)."""
-    causative = _causative(question)
-    if causative is not None:
-        start, end = causative.span("make")
-        question = f"{question[:start]}{' ' * (end - start)}{question[end:]}"
+    and without the kind of a symbol it asks about: 'What does the & symbol mean?' names
+    the symbol, not 'symbol' ('These ampersands represent references')."""
     return _FRAME.sub(" ", LONE_SYMBOL.sub(_without_kind, question))
 
 
 # 'How do I make grep ignore case?', 'How can I let users upload files?': the verb asked
 # for is the one after what is made to do it; 'make' says only that it is made to, and a
 # manual that never writes 'make' answers it ('-i: Ignore case distinctions ...'). Not
-# 'How do I make a backup?' (made as a thing: 'a', 'an') nor 'How do I make new
-# directories?' (a plural after the first word: a thing made; mkdir says 'make').
+# 'How do I make a backup?' (nothing after what is made), 'How do I make new
+# directories?' (a plural after the first word: a thing made; mkdir says 'make') nor
+# 'make sure'. An article is taken whole ('?+': 'a backup' is no object 'a' and verb
+# 'backup'). Some are misread ('make a new directory'), so 'make' stays (made_terms).
 _CAUSATIVE = re.compile(
     r"\bhow\s+(?:to|(?:do|can|could|should|would)\s+(?:i|you|we|one))\s+(?P<make>make|let)\s+"
-    r"(?!an?\s)(?:(?:the|my|this|these|those|its|your|our)\s+)?[\w.+-]+\s+"
+    r"(?!sure\b)(?:(?:the|a|an|my|this|these|those|its|your|our)\s+)?+[\w.+-]+\s+"
     r"(?P<verb>[a-z]*(?:ss|[a-rt-z]))\b",
     re.IGNORECASE,
 )
@@ -430,6 +427,16 @@ def _causative(question: str) -> re.Match[str] | None:
     causative."""
     match = _CAUSATIVE.search(question)
     return match if match is not None and tokens(match.group("verb")) else None
+
+
+def made_terms(question: str) -> set[str]:
+    """{'make'} of a causative how-to question (see _causative): it still ranks ('typeset
+    -r: Make names readonly.' for 'How do I make variable readonly?'; the verb after the
+    object may be misread: 'make new directory'), but where the documents never write it,
+    it counts for nothing in the not-found share: flock(1) answers 'How do I make flock
+    fail instead of waiting?' without it."""
+    causative = _causative(question)
+    return set(tokens(causative.group("make"))) if causative is not None else set()
 
 
 def _without_kind(symbol: re.Match[str]) -> str:
@@ -814,6 +821,12 @@ def asks_for_code(question: str, terms: Collection[str]) -> bool:
     return not asks_what_is(question) and any(is_literal(t) for t in terms)
 
 
+# 'How do I check whether the child process was killed?': the state is what is asked.
+_ASKS_WHETHER = re.compile(
+    r"\b(?:whether|check|tell|know|detect|determine|verify|find\s+out)\b", re.IGNORECASE
+)
+
+
 def asked_action(question: str) -> str | None:
     """The index term of the verb a how-to question asks how to do ('How do I delete the
     files?' -> 'delet', 'Which option do I use to decompress?' -> 'decompress'), or a
@@ -1103,6 +1116,7 @@ def build_query(
     # of '開いた', see terms.lone_stems) and the kind a question asks for ('球団' of
     # '...獲得した球団は', see units.asked_kind_terms).
     uncounted = lone_stems(question) | asked_kind_terms(question)
+    uncounted |= {t for t in made_terms(question) if not usage.df.get(t)}
     rare = rarity(question, list(idf)) if weighs(question) else {}  # ranking: RANK_RARITY
     if (weighed != idf or uncounted) and not coverage:
         # Per-word weights rank sentences; the not-found threshold keeps the idf share it
@@ -1461,6 +1475,10 @@ class _Scorer:
         self.counted = counted_terms(query.question) if query.kind == "number" else frozenset()
         self.lowered = query.question.lower()
         self.action = asked_action(query.question)
+        # what a description may open with, or a call be named by, to do it: the action,
+        # and for 'How do I make X readonly?' 'make' too ('Make names readonly.')
+        self.actions = {self.action, *made_terms(query.question)} - {None}
+        self.asks_whether = _ASKS_WHETHER.search(query.question) is not None
         self.titled = len(query.idf) >= TITLED_TERMS  # a heading may be the question as a title
         self.prose = not asks_for_code(query.question, query.idf)
         self.negated = asks_negated(query.question)
@@ -1643,8 +1661,11 @@ class _Scorer:
             lacking = []
         defining = self.subject and not passages.is_label(sid)
         # the entry whose description does what is asked ('-A  Select all processes.')
-        describes = passages.opens_description(sid) or passages.describes_call(sid)
-        doing = self.action and describes and self._does_action(sentence)
+        doing = (
+            self.action
+            and (passages.opens_description(sid) or passages.describes_call(sid))
+            and self._does_action(sentence)
+        )
         if defining and defines(_entry_led(passages, self.heading, sid), self.subject):
             # the sentence defining what the question asks about; the chunk's first such
             # one is its definition, later ones say more about it
@@ -1693,7 +1714,7 @@ class _Scorer:
             score *= RESTATED_CHINESE if self.chinese else RESTATED
         if lacking:  # about something else than the question names, most likely
             score *= LACKING_NAME
-        if self.action and self._describes_state(sid):
+        if self.action and not self.asks_whether and self._describes_state(sid):
             score *= HEADING_WEIGHT  # '`subprocess.killed`' tells whether, not how to kill
         if self.prose and passages.is_code(sid) and sid not in passages.settings:
             score *= CODE_WEIGHT  # code; a setting ('opt-level = 3') states a value
@@ -1766,20 +1787,27 @@ class _Scorer:
         the question names ('### `subprocess.kill([signal])`' for 'How do I kill a child
         process?'); or, not a state's name ('`worker.stopped`'), it names the action and
         nothing the question does not: 'Installing' for 'How do I install responses?'."""
-        if self.passages.called(heading) == self.action:
+        if self.passages.called(heading) in self.actions:
             return True
         if self.passages.names_state(heading):
             return False  # '`worker.stopped`' says whether, not how to stop
         start, end = self.passages.spans[heading]
-        return self.action in tokens(self.text[start:end]) and self.passages.names(
-            heading, self.query.idf
-        )
+        named = self.actions & set(tokens(self.text[start:end]))
+        return bool(named) and self.passages.names(heading, self.query.idf)
 
     def _describes_state(self, sid: int) -> bool:
-        """The unit is in the section of a property holding a state ('### `worker.stopped`'),
-        which says whether something was done, not how to do it."""
+        """The unit is in the section of a flag: a property holding a state ('###
+        `worker.stopped`' over '* {boolean} ...'), which says whether something was
+        done, not how to do it, when a call of the text does it ('worker.stop()'). Not
+        '`config.encoding`' (a string), nor '`config.logging`' where no call does the
+        asked 'configure': how to set them is what their sections say."""
         heading = self.heading[sid]
-        return heading >= 0 and self.passages.names_state(heading)
+        passages = self.passages
+        return (
+            heading >= 0
+            and bool(self.actions & passages.called_verbs)
+            and passages.names_flag(heading)
+        )
 
     def _does_action(self, sentence: str) -> bool:
         """The sentence opens with the asked verb, as a command or a statement ('Delete
@@ -1792,7 +1820,7 @@ class _Scorer:
         opening = _OPENING_WORD.match(sentence)
         if opening is None or opening.group().lower().endswith(("ing", "ed")):
             return False
-        return stem(opening.group().lower()) == action
+        return stem(opening.group().lower()) in self.actions
 
 
 def _lent_to_subject(

@@ -874,14 +874,15 @@ class SoftFinder:
             hits += [(p, self.measured[noun]) for p, noun in self._measures.find(text)]
         if self._camel is not None:
             hits += [(p, t) for p, t in _camel_parts(self._camel, text) if t in self._camel_words]
-        if self._re is None:
-            return hits
-        for start, word in word_starts(self._re, text):
-            found = stem(word)
-            for term in self.by_prefix.get(word[:SOFT_PREFIX], ()):
-                if related(found, term):
-                    hits.append((start, term))
-        return hits
+        if self._re is not None:
+            for start, word in word_starts(self._re, text):
+                found = stem(word)
+                for term in self.by_prefix.get(word[:SOFT_PREFIX], ()):
+                    if related(found, term):
+                        hits.append((start, term))
+        # once each: 'registerHandler' is a word of the family of 'regist' and opens
+        # with its part 'register' at the same place
+        return list(dict.fromkeys(hits))
 
 
 # An identifier in lower camel case, as an API's reference names a method or a property:
@@ -890,7 +891,7 @@ class SoftFinder:
 # (code is full of such names, and there a whole word says more). A name in upper camel
 # case is a person's or a product's ('McDonald', 'PlayStation'), whose parts are not.
 _CAMEL_CASE = re.compile(r"[a-z][a-z\d]*(?:[A-Z][a-z\d]+)+")
-_CAMEL_WORD = re.compile(rf"(?<![\w.]){_CAMEL_CASE.pattern}(?!\w)")
+_CAMEL_WORD = re.compile(rf"(?<!\w){_CAMEL_CASE.pattern}(?!\w)")  # 'options.maxBuffer' too
 
 
 def writes_camel_case(question: str) -> bool:
@@ -916,15 +917,20 @@ def _camel_patterns(words: tuple[str, ...]) -> re.Pattern[str] | None:
 
 
 def _camel_parts(pattern: re.Pattern[str], text: str) -> list[tuple[int, str]]:
-    """(position, stem) of each part of a lower camel-case word `pattern` finds in `text`."""
+    """(position, stem) of each part of a lower camel-case word `pattern` finds in `text`.
+    Each word is bounded and tested once, however many parts of it are found: a long
+    run of letters costs its length, not its length times its parts."""
     found = []
+    word_end, camel = -1, False
     for match in pattern.finditer(text):
-        start, end = match.span()
-        while start > 0 and text[start - 1].isalnum():
-            start -= 1
-        while end < len(text) and text[end].isalnum():
-            end += 1
-        if _CAMEL_CASE.fullmatch(text, start, end):
+        if match.start() >= word_end:  # a word not tested yet
+            start, word_end = match.span()
+            while start > 0 and text[start - 1].isalnum():
+                start -= 1
+            while word_end < len(text) and text[word_end].isalnum():
+                word_end += 1
+            camel = _CAMEL_CASE.fullmatch(text, start, word_end) is not None
+        if camel:
             found.append((match.start(), stem(match.group().lower())))
     return found
 
