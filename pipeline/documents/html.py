@@ -405,7 +405,7 @@ class _Markdown:
         self._open = {"ul": 0, "ol": 0, "li": 0, "dl": 0, "dd": 0}
         self._last = ""  # the kind of line last written: term, item, row, text, ""
         self._heading = 0  # the level of the open heading
-        self._heading_divs = 0  # <div>s opened inside it and not closed yet
+        self._heading_blocks = 0  # blocks opened inside it and not closed yet
         self._term = False  # inside a <dt>
         self._tables: list[_Table] = []
         self._pre = 0  # open <pre> elements
@@ -437,6 +437,8 @@ class _Markdown:
             if tag in BLOCKS:
                 table.cell.append(" ")  # a block inside a cell reads as one run of words
             return
+        if self._heading and tag not in _HEADINGS and tag not in _IN_HEADING and not self._pre:
+            self._heading_blocks += 1  # a block inside the heading: its end is no heading's
         if tag == "pre":
             self._flush()
             self._pre += 1
@@ -444,7 +446,7 @@ class _Markdown:
             if tag == "br":
                 self._parts.append("\n")
         elif self._heading and tag in _IN_HEADING:
-            self._heading_divs += tag == "div"
+            self._heading_blocks += tag == "div"
             self._parts.append(" ")
         elif tag in ("ul", "ol", "dl"):
             self._flush()
@@ -462,7 +464,7 @@ class _Markdown:
         elif tag in _HEADINGS:
             self._flush()
             self._heading = _HEADINGS[tag]
-            self._heading_divs = 0
+            self._heading_blocks = 0
         elif tag == "br":
             self._flush(then_tight=True)
         elif tag in BLOCKS:
@@ -477,6 +479,12 @@ class _Markdown:
             if tag in BLOCKS:
                 self._tables[-1].cell.append(" ")
             return
+        if self._heading and not self._pre and tag not in _HEADINGS and tag not in _IN_HEADING:
+            if self._heading_blocks:
+                self._heading_blocks -= 1
+            else:  # a block around a heading never closed ends it, as in a browser: '</li>'
+                self._flush()
+                self._heading = 0
         if tag == "pre":
             if self._pre:
                 self._pre -= 1
@@ -484,8 +492,10 @@ class _Markdown:
                     self._code()
         elif self._pre:
             return
-        elif self._heading and tag == "div" and self._heading_divs:
-            self._heading_divs -= 1  # a <div> of the heading's own ends
+        elif self._heading and tag == "br":
+            self._parts.append(" ")  # '</br>', which a browser reads as '<br>'
+        elif self._heading and tag == "div" and self._heading_blocks:
+            self._heading_blocks -= 1  # a <div> of the heading's own ends
             self._parts.append(" ")
         elif self._heading and tag == "div":
             # a heading never closed, ended by the <div> around it: read as a browser

@@ -709,12 +709,14 @@ def test_a_how_to_question_asks_for_what_its_program_is_made_to_do(
         ("How do I make grep ignore case?", "ignor"),
         ("How can I let users upload files?", "upload"),
         ("How do I make the output quiet?", "quiet"),
-        ("How do I make a file executable?", "execut"),
+        ("How do I make the file executable?", "execut"),
         # something made, not made to do something
         ("How do I make a backup?", "make"),
         ("How do I make copies of the file?", "make"),
         ("How do I make new directories?", "make"),
         ("How do I make sure the lock is free?", "make"),
+        ("How do I make a new directory?", "make"),
+        ("How do I make new directory?", "make"),
     ],
 )
 def test_the_action_of_a_causative_question_is_what_is_made_to_happen(
@@ -2735,6 +2737,24 @@ Once removed, a watcher is not called again, even for a turn already under way.
 def test_a_how_to_question_in_plain_words_reaches_the_call_named_in_camel_case() -> None:
     answer = _ask(CAMEL_CASE_API, "How do I remove a watcher?").answer
     assert answer.startswith("`tides.removeWatcher(port, watcher)`: Stops calling `watcher`")
+
+
+TYPED_API = """# Emitter
+
+### on(event: string, listener: Function): this
+
+Adds the listener at the end of the event's listeners.
+
+### off(event: string, listener: Function): this
+
+Removes the listener from the event's listeners. The listener array is removed when no
+listener is left, and a removed listener is never called again.
+"""
+
+
+def test_a_typed_signature_heading_is_a_call_too() -> None:
+    answer = _ask(TYPED_API, "How do I remove a listener?").answer
+    assert answer.startswith("off(event: string, listener: Function): this: Removes the listener")
 
 
 GUIDE_WITH_BOLD_HEADINGS = """# Files

@@ -110,6 +110,11 @@ def test_an_html_heading_never_closed_ends_with_the_div_around_it() -> None:
     assert html_text(page) == "# Tide tables\n\nHigh water is at 06:40.\n\nLow water is at 12:52."
 
 
+def test_an_html_heading_never_closed_ends_with_the_block_around_it() -> None:
+    page = "<ul><li><h3>Tides</li><li>Ports</li></ul><p>High water.</p><h2>a</br>b</h2>"
+    assert html_text(page) == "- Tides\n- Ports\n\nHigh water.\n\n## a b"
+
+
 def test_html_structure_is_written_as_markdown_the_structure_pass_reads() -> None:
     page = (
         "<h2>Use ¶</h2><ol><li>Open<ul><li>a<li>b</ul><li>Close</ol>"

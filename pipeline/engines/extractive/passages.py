@@ -49,11 +49,13 @@ _TYPED = re.compile(rf"(?:`[\w.$]+`|[A-Z]\w*:) +{_TYPE_ALONE.pattern}")
 # A call's signature as its reference heads it: 'socket.destroy([error])', 'Static method:
 # `Buffer.alloc(size)`', 'new net.Socket([options])', and a declaration with its keywords,
 # generics and result: Rust's 'pub fn pop(&mut self) -> Option<T>', 'pub fn retain<F>(&mut
-# self, f: F) where F: FnMut(&T) -> bool'. Group 1 is the function's name.
+# self, f: F) where F: FnMut(&T) -> bool', TypeScript's 'off(event: string): this' (a
+# type after the colon, not 'Notes(1): see below'). Group 1 is the function's name.
 _CALL = re.compile(
     r"(?:[A-Z][\w ]*:\s*`?|new\s+)?"
     r"(?:(?:pub(?:\([\w: ]+\))?|const|async|unsafe|extern(?:\s+\"\w+\")?|fn|def|static)\s+)*"
-    r"(?:[\w$]+\.)*([\w$]+)(?:<[^()`]*>)?\([^`]*\)(?:\s*->\s*[^`]*|\s+where\s[^`]*:[^`]*)?"
+    r"(?:[\w$]+\.)*([\w$]+)(?:<[^()`]*>)?\([^`]*\)"
+    r"(?:\s*->\s*[^`]*|\s+where\s[^`]*:[^`]*|\s*:\s*[\w$.<>\[\]|&?]+(?:\s*[|&]\s*[\w$.<>\[\]]+)*)?"
 )
 CALL_CHARS = 300
 """Longest label read as a call's signature: a heading of a page's worth of text is none,

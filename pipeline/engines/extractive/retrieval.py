@@ -401,22 +401,29 @@ _SECTION = re.compile(
 
 def content_question(question: str) -> str:
     """The question without its frame: 'In what year was X founded?' -> 'In  was X founded?';
-    and without the kind of a symbol it asks about: 'What does the & symbol mean?' names
-    the symbol, not 'symbol' ('These ampersands represent references')."""
+    without the kind of a symbol it asks about: 'What does the & symbol mean?' names
+    the symbol, not 'symbol' ('These ampersands represent references'); and without the
+    'make' of 'How do I make grep ignore case?' (see _causative)."""
+    causative = _causative(question)
+    if causative is not None:
+        start, end = causative.span("make")
+        question = f"{question[:start]}{' ' * (end - start)}{question[end:]}"
     return _FRAME.sub(" ", LONE_SYMBOL.sub(_without_kind, question))
 
 
 # 'How do I make grep ignore case?', 'How can I let users upload files?': the verb asked
-# for is the one after what is made to do it; 'make' says only that it is made to, and a
-# manual that never writes 'make' answers it ('-i: Ignore case distinctions ...'). Not
-# 'How do I make a backup?' (nothing after what is made), 'How do I make new
-# directories?' (a plural after the first word: a thing made; mkdir says 'make') nor
-# 'make sure'. An article is taken whole ('?+': 'a backup' is no object 'a' and verb
-# 'backup'). Some are misread ('make a new directory'), so 'make' stays (made_terms).
+# for is the one after what is made to do it; 'make' says only that it is made to, and is
+# no term: manuals write 'make' in passing ('make a backup of each existing destination
+# file' for 'How do I make ln overwrite existing files?'), and one that never writes it
+# answers all the same ('-i: Ignore case distinctions ...'). Not 'How do I make a
+# backup?' (nothing after what is made), 'make a new directory', 'make new directories'
+# (an article, or a plural after the first word: a thing made; mkdir says 'make'), 'make
+# new directory' nor 'make sure'. What follows an object's determiner is the object ('?+':
+# 'the backup' is no object 'the' and verb 'backup').
 _CAUSATIVE = re.compile(
     r"\bhow\s+(?:to|(?:do|can|could|should|would)\s+(?:i|you|we|one))\s+(?P<make>make|let)\s+"
-    r"(?!sure\b)(?:(?:the|a|an|my|this|these|those|its|your|our)\s+)?+[\w.+-]+\s+"
-    r"(?P<verb>[a-z]*(?:ss|[a-rt-z]))\b",
+    r"(?!(?:an?|sure|new|more|less)\b)(?:(?:the|my|this|these|those|its|your|our)\s+)?+"
+    r"[\w.+-]+\s+(?P<verb>[a-z]*(?:ss|[a-rt-z]))\b",
     re.IGNORECASE,
 )
 
@@ -430,11 +437,9 @@ def _causative(question: str) -> re.Match[str] | None:
 
 
 def made_terms(question: str) -> set[str]:
-    """{'make'} of a causative how-to question (see _causative): it still ranks ('typeset
-    -r: Make names readonly.' for 'How do I make variable readonly?'; the verb after the
-    object may be misread: 'make new directory'), but where the documents never write it,
-    it counts for nothing in the not-found share: flock(1) answers 'How do I make flock
-    fail instead of waiting?' without it."""
+    """{'make'} of a causative how-to question (see _causative), else nothing: a
+    description opening with it does the asked action when it names the action too
+    ('typeset -r: Make names readonly.' for 'How do I make variables readonly?')."""
     causative = _causative(question)
     return set(tokens(causative.group("make"))) if causative is not None else set()
 
@@ -1116,7 +1121,6 @@ def build_query(
     # of '開いた', see terms.lone_stems) and the kind a question asks for ('球団' of
     # '...獲得した球団は', see units.asked_kind_terms).
     uncounted = lone_stems(question) | asked_kind_terms(question)
-    uncounted |= {t for t in made_terms(question) if not usage.df.get(t)}
     rare = rarity(question, list(idf)) if weighs(question) else {}  # ranking: RANK_RARITY
     if (weighed != idf or uncounted) and not coverage:
         # Per-word weights rank sentences; the not-found threshold keeps the idf share it
@@ -1475,9 +1479,7 @@ class _Scorer:
         self.counted = counted_terms(query.question) if query.kind == "number" else frozenset()
         self.lowered = query.question.lower()
         self.action = asked_action(query.question)
-        # what a description may open with, or a call be named by, to do it: the action,
-        # and for 'How do I make X readonly?' 'make' too ('Make names readonly.')
-        self.actions = {self.action, *made_terms(query.question)} - {None}
+        self.made = made_terms(query.question)  # 'make' of 'How do I make X readonly?'
         self.asks_whether = _ASKS_WHETHER.search(query.question) is not None
         self.titled = len(query.idf) >= TITLED_TERMS  # a heading may be the question as a title
         self.prose = not asks_for_code(query.question, query.idf)
@@ -1787,13 +1789,14 @@ class _Scorer:
         the question names ('### `subprocess.kill([signal])`' for 'How do I kill a child
         process?'); or, not a state's name ('`worker.stopped`'), it names the action and
         nothing the question does not: 'Installing' for 'How do I install responses?'."""
-        if self.passages.called(heading) in self.actions:
+        if self.passages.called(heading) == self.action:
             return True
         if self.passages.names_state(heading):
             return False  # '`worker.stopped`' says whether, not how to stop
         start, end = self.passages.spans[heading]
-        named = self.actions & set(tokens(self.text[start:end]))
-        return bool(named) and self.passages.names(heading, self.query.idf)
+        return self.action in tokens(self.text[start:end]) and self.passages.names(
+            heading, self.query.idf
+        )
 
     def _describes_state(self, sid: int) -> bool:
         """The unit is in the section of a flag: a property holding a state ('###
@@ -1804,9 +1807,7 @@ class _Scorer:
         heading = self.heading[sid]
         passages = self.passages
         return (
-            heading >= 0
-            and bool(self.actions & passages.called_verbs)
-            and passages.names_flag(heading)
+            heading >= 0 and self.action in passages.called_verbs and passages.names_flag(heading)
         )
 
     def _does_action(self, sentence: str) -> bool:
@@ -1820,7 +1821,11 @@ class _Scorer:
         opening = _OPENING_WORD.match(sentence)
         if opening is None or opening.group().lower().endswith(("ing", "ed")):
             return False
-        return stem(opening.group().lower()) in self.actions
+        word = stem(opening.group().lower())
+        if word == action:
+            return True
+        # 'Make names readonly.' does what 'How do I make variables readonly?' asks
+        return word in self.made and action in tokens(sentence)
 
 
 def _lent_to_subject(
