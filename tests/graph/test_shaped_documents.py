@@ -2757,6 +2757,30 @@ def test_a_typed_signature_heading_is_a_call_too() -> None:
     assert answer.startswith("off(event: string, listener: Function): this: Removes the listener")
 
 
+STRING_API = """# Methods
+
+### pub fn trim_left(&self) -> &str
+
+Deprecated: superseded by trim_start. Returns the string trimmed of leading whitespace,
+as trim_start does; trim it again and it stays as it is.
+
+### pub fn trim_right(&self) -> &str
+
+Deprecated: superseded by trim_end. Returns the string trimmed of trailing whitespace,
+as trim_end does; trim it again and it stays as it is.
+
+### pub fn trim(&self) -> &str
+
+Returns a string slice with leading and trailing whitespace removed.
+"""
+
+
+def test_a_call_is_named_by_all_of_its_name() -> None:
+    # 'trim' is a word of trim_left's name, and its section says 'trim' four times
+    answer = _ask(STRING_API, "What does trim do?").answer
+    assert answer.startswith("pub fn trim(&self) -> &str: Returns a string slice with leading")
+
+
 GUIDE_WITH_BOLD_HEADINGS = """# Files
 
 **write (NOT RECOMMENDED)**

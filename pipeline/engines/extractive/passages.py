@@ -248,10 +248,13 @@ class Passages:
         if call:
             # a call's signature, named by its function and at most one word besides ('What
             # does _.pluck return?' of 'pluck(list, propertyName)'), not by a question of
-            # other things ('... value of the WARNING logging level?', 'logging.warning(msg)')
+            # other things ('... value of the WARNING logging level?', 'logging.warning(msg)'),
+            # and by all of the function's name: 'What does trim do?' names 'pub fn
+            # trim(&self)', not 'pub fn trim_left(&self)'
             function = set(iter_tokens(call.group().split("(", 1)[0].rpartition(" ")[2]))
+            name = set(iter_tokens(call.group(1)))
             asked = {t for t in terms if not is_literal(t)}
-            if asked & function and len(asked - function) <= 1:
+            if asked & function and name <= asked and len(asked - function) <= 1:
                 return True
         words = iter_tokens(term)
         first = next(words, None)  # most terms stop at their first word
