@@ -2781,6 +2781,25 @@ def test_a_call_is_named_by_all_of_its_name() -> None:
     assert answer.startswith("pub fn trim(&self) -> &str: Returns a string slice with leading")
 
 
+ITERATOR_API = """# Provided methods
+
+### fn map<B, F>(self, f: F) -> Map<Self, F> where F: FnMut(Self::Item) -> B
+
+Takes a closure and creates an iterator which calls that closure on each element.
+
+map() is conceptually similar to a for loop.
+
+### fn count(self) -> usize
+
+Consumes the iterator, counting the number of iterations and returning it.
+"""
+
+
+def test_a_calls_signature_is_its_definition_before_a_sentence_saying_what_it_is() -> None:
+    answer = _ask(ITERATOR_API, "What does map do?").answer
+    assert answer.startswith("fn map<B, F>(self, f: F) -> Map<Self, F> where F: FnMut(Self::Item)")
+
+
 GUIDE_WITH_BOLD_HEADINGS = """# Files
 
 **write (NOT RECOMMENDED)**

@@ -50,11 +50,11 @@ _TYPED = re.compile(rf"(?:`[\w.$]+`|[A-Z]\w*:) +{_TYPE_ALONE.pattern}")
 # `Buffer.alloc(size)`', 'new net.Socket([options])', and a declaration with its keywords,
 # generics and result: Rust's 'pub fn pop(&mut self) -> Option<T>', 'pub fn retain<F>(&mut
 # self, f: F) where F: FnMut(&T) -> bool', TypeScript's 'off(event: string): this' (a
-# type after the colon, not 'Notes(1): see below'). Group 1 is the function's name.
+# type after the colon, not 'Notes(1): see below'). Its groups: the function's path and name.
 _CALL = re.compile(
     r"(?:[A-Z][\w ]*:\s*`?|new\s+)?"
     r"(?:(?:pub(?:\([\w: ]+\))?|const|async|unsafe|extern(?:\s+\"\w+\")?|fn|def|static)\s+)*"
-    r"(?:[\w$]+\.)*([\w$]+)(?:<[^()`]*>)?\([^`]*\)"
+    r"(?P<path>(?:[\w$]+\.)*(?P<name>[\w$]+))(?:<[^()`]*>)?\([^`]*\)"
     r"(?:\s*->\s*[^`]*|\s+where\s[^`]*:[^`]*|\s*:\s*[\w$.<>\[\]|&?]+(?:\s*[|&]\s*[\w$.<>\[\]]+)*)?"
 )
 CALL_CHARS = 300
@@ -251,8 +251,8 @@ class Passages:
             # other things ('... value of the WARNING logging level?', 'logging.warning(msg)'),
             # and by all of the function's name: 'What does trim do?' names 'pub fn
             # trim(&self)', not 'pub fn trim_left(&self)'
-            function = set(iter_tokens(call.group().split("(", 1)[0].rpartition(" ")[2]))
-            name = set(iter_tokens(call.group(1)))
+            function = set(iter_tokens(call.group("path")))  # 'socket.setNoDelay'
+            name = set(iter_tokens(call.group("name")))
             asked = {t for t in terms if not is_literal(t)}
             if asked & function and name <= asked and len(asked - function) <= 1:
                 return True
@@ -271,7 +271,7 @@ class Passages:
         call = _call(self._label_text(unit))
         if call is None:
             return ""
-        verb = _CAMEL_HUMP.sub(" ", call.group(1))  # 'removeListener': its verb, 'remove'
+        verb = _CAMEL_HUMP.sub(" ", call.group("name"))  # 'removeListener': its verb, 'remove'
         return next(iter_tokens(verb), "")
 
     def names_state(self, unit: int) -> bool:

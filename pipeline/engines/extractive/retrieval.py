@@ -1518,12 +1518,13 @@ class _Scorer:
             plain = max(plain, 1 + TYPE_BOOST)
         most = dict.fromkeys(Kind, plain)
         most[Kind.TERM] = max(
-            1 + DEFINITION_BOOST if self.what_is else HEADING_WEIGHT,
+            1 + self.defining_boost if self.what_is else HEADING_WEIGHT,
             1 + ACTION_BOOST if self.action else HEADING_WEIGHT,
         )
         most[Kind.HEADING] = max(
             1 + TYPE_BOOST if self.section else HEADING_WEIGHT,
-            1 + DEFINITION_BOOST if self.what_is or self.titled else HEADING_WEIGHT,
+            1 + self.defining_boost if self.what_is else HEADING_WEIGHT,
+            1 + DEFINITION_BOOST if self.titled else HEADING_WEIGHT,
             1 + ACTION_BOOST if self.action else HEADING_WEIGHT,
         )
         return most
@@ -1670,13 +1671,15 @@ class _Scorer:
         )
         if defining and defines(_entry_led(passages, self.heading, sid), self.subject):
             # the sentence defining what the question asks about; the chunk's first such
-            # one is its definition, later ones say more about it
-            later = sid != self._first_defining
+            # one is its definition, later ones say more about it, as do all of them
+            # when a call's signature names it ('map() is conceptually similar to a for
+            # loop.' under '#### fn map<B, F>(self, f: F) -> Map<Self, F>')
+            later = sid != self._first_defining or self._call_entry >= 0
             score *= 1 + (DEFINITION_BOOST * LATER_SHARE if later else self.defining_boost)
         elif self.what_is and passages.is_term(sid) and self._defines_entry(sid):
-            score *= 1 + DEFINITION_BOOST  # the entry the question names: what it defines
+            score *= 1 + self._entry_boost(sid)  # the entry the question names: what it defines
         elif self.what_is and passages.is_heading(sid) and self._names_subject(sid):
-            score *= 1 + DEFINITION_BOOST  # '## opt-level' reads as its section's opening
+            score *= 1 + self._entry_boost(sid)  # '## opt-level' reads as its section's opening
         elif passages.is_heading(sid) and self._titles_question(sid):
             score *= 1 + DEFINITION_BOOST  # 'Use a VecDeque when:' reads as its section
         elif self.action and passages.is_heading(sid) and self._names_action(sid):
@@ -1721,6 +1724,23 @@ class _Scorer:
         if self.prose and passages.is_code(sid) and sid not in passages.settings:
             score *= CODE_WEIGHT  # code; a setting ('opt-level = 3') states a value
         return Hit(start, end, score, first.coverage, tuple(self.words[i] for i in lacking))
+
+    def _entry_boost(self, label: int) -> float:
+        """The boost of an entry (a term or heading) the question names: a call's
+        signature is its definition, as the first defining sentence is."""
+        return self.defining_boost if label == self._call_entry else DEFINITION_BOOST
+
+    @cached_property
+    def _call_entry(self) -> int:
+        """The first term or heading in the text that is the signature of a call the
+        question asks what it is or does ('What does map do?'), or -1."""
+        if not self.what_is:
+            return -1
+        passages, idf = self.passages, self.query.idf
+        for sid in sorted(self.counts):
+            if passages.is_label(sid) and passages.called(sid) and passages.names(sid, idf):
+                return sid
+        return -1
 
     @cached_property
     def _first_defining(self) -> int:
