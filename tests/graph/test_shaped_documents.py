@@ -2800,6 +2800,27 @@ def test_a_calls_signature_is_its_definition_before_a_sentence_saying_what_it_is
     assert answer.startswith("fn map<B, F>(self, f: F) -> Map<Self, F> where F: FnMut(Self::Item)")
 
 
+FILES_API = """# Files
+
+### `files.mkdtemp(prefix)`
+
+Creates a unique temporary directory whose name starts with `prefix`.
+
+### `files.mkdir(path[, options])`
+
+* `path` {string}
+* `options` {Object}
+  * `recursive` {boolean} Create the missing parents too. **Default:** `false`.
+
+Asynchronously creates a directory.
+"""
+
+
+def test_a_description_opening_with_an_adverb_does_what_its_verb_does() -> None:
+    answer = _ask(FILES_API, "How do I create a directory recursively?").answer
+    assert answer.startswith("`files.mkdir(path[, options])`: Asynchronously creates a directory.")
+
+
 GUIDE_WITH_BOLD_HEADINGS = """# Files
 
 **write (NOT RECOMMENDED)**

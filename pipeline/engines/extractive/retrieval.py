@@ -1839,6 +1839,11 @@ class _Scorer:
         if HANGUL_CHAR.match(action):
             return re.search(re.escape(action) + _KOREAN_DOING, fold(sentence)) is not None
         opening = _OPENING_WORD.match(sentence)
+        if opening is not None and opening.group().lower().endswith("ly"):
+            # 'Asynchronously creates a directory.': the verb after its adverb (any '-ly'
+            # word: the verb must follow, and 'asynchronous' is too rare for _adverb)
+            following = len(sentence) - len(sentence[opening.end() :].lstrip())
+            opening = _OPENING_WORD.match(sentence, following)
         if opening is None or opening.group().lower().endswith(("ing", "ed")):
             return False
         word = stem(opening.group().lower())
