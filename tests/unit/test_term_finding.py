@@ -103,7 +103,7 @@ def test_a_question_asking_in_camel_case_names_finds_no_parts_of_other_names() -
 
 
 def test_the_parts_of_a_name_in_upper_camel_case_are_not_words() -> None:
-    text = "McDonald sold a PlayStation at the station."
+    text = "McDonald sold a PlayStation and iStations at the station."
     assert SoftFinder(query_terms("Which station did Donald visit?")).find(fold(text)) == []
 
 

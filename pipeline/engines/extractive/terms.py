@@ -889,8 +889,9 @@ class SoftFinder:
 # 'removeListener', 'setHeader', 'getElementById'. Its parts are the words a question asks
 # in ('How do I remove a listener?'), as words of one family are: found, at SOFT_WEIGHT
 # (code is full of such names, and there a whole word says more). A name in upper camel
-# case is a person's or a product's ('McDonald', 'PlayStation'), whose parts are not.
-_CAMEL_CASE = re.compile(r"[a-z][a-z\d]*(?:[A-Z][a-z\d]+)+")
+# case is a person's or a product's ('McDonald', 'PlayStation'), whose parts are not, as
+# is one opening with a single letter ('iTunes', 'eBay': 'tuning' is not asked of iTunes).
+_CAMEL_CASE = re.compile(r"[a-z][a-z\d]+(?:[A-Z][a-z\d]+)+")
 _CAMEL_WORD = re.compile(rf"(?<!\w){_CAMEL_CASE.pattern}(?!\w)")  # 'options.maxBuffer' too
 
 
