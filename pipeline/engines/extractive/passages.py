@@ -44,8 +44,6 @@ _TYPE_ALONE = re.compile(r"\{[\w.<>\[\]|,\\ ]{1,40}\}")
 # ... and a call's parameter or result with its type: '`noDelay` {boolean} **Default:**
 # `true`', 'Returns: {net.Socket} The socket itself.'
 _TYPED = re.compile(rf"(?:`[\w.$]+`|[A-Z]\w*:) +{_TYPE_ALONE.pattern}")
-# A call's signature: 'subprocess.kill([signal])', 'path.join([...paths])'.
-# ... one, after its kind if any: 'Static method: `Buffer.alloc(size)', 'new net.Socket()'.
 # A call's signature as its reference heads it: 'socket.destroy([error])', 'Static method:
 # `Buffer.alloc(size)`', 'new net.Socket([options])', and a declaration with its keywords,
 # generics and result: Rust's 'pub fn pop(&mut self) -> Option<T>', 'pub fn retain<F>(&mut
