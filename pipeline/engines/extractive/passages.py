@@ -701,24 +701,29 @@ class Passages:
         if start == self.spans[unit][0] and self._names_sentence_before(unit):
             start = self._whole_sentence(unit - 1)[0]
             text = self._read(start, end)
-        call = self._call_described(unit)
-        return Shown(start, end, _led(call, text) if call else text)
+        heading = self._call_descriptions.get(unit)
+        if heading is None:
+            return Shown(start, end, text)
+        # 'Returns the string path of the current user's home directory.' says which call
+        # it describes only after its signature, '`os.homedir()`'
+        return Shown(start, end, _led(self.heading_text(self.blocks[heading]), text))
 
     def describes_call(self, unit: int) -> bool:
         """The unit opens the description of a call under its signature heading: what
         the call does ('Removes the last element from a vector and returns it, ...')."""
-        return bool(self._call_described(unit))
+        return unit in self._call_descriptions
 
-    def _call_described(self, unit: int) -> str:
-        """The signature heading whose description `unit` opens, as the heading reads:
-        'Returns the string path of the current user's home directory.' is what
-        '### `os.homedir()`' does, and says which call only with it. '' for other units."""
-        heading = self.labels[unit]
-        if heading < 0 or not self.is_heading(heading) or self.reads_as(heading) != unit:
-            return ""
-        if _call(self._label_text(heading)) is None:
-            return ""
-        return self.heading_text(self.blocks[heading])
+    @cached_property
+    def _call_descriptions(self) -> dict[int, int]:
+        """The unit opening the description of each call whose signature is a heading
+        (see reads_as) -> that heading."""
+        found = {}
+        for unit, kind in enumerate(self.kinds):
+            if kind == Kind.HEADING and _call(self._label_text(unit)) is not None:
+                described = self.reads_as(unit)
+                if described != unit:
+                    found[described] = unit
+        return found
 
     def _names_sentence_before(self, unit: int) -> bool:
         """The unit names what the sentence before it in its paragraph describes, and says

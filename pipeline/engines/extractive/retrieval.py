@@ -428,6 +428,7 @@ _CAUSATIVE = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=64)  # asked of each question by its terms, action and 'make'
 def _causative(question: str) -> re.Match[str] | None:
     """The match of _CAUSATIVE in `question`, if the word after what is made to do
     something is a verb or a state, not a word of grammar: 'make copies of ...' is no
