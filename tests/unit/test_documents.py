@@ -102,17 +102,22 @@ def test_a_block_inside_an_html_heading_runs_on_in_the_heading() -> None:
     )
 
 
-def test_an_html_heading_never_closed_ends_with_the_div_around_it() -> None:
-    page = (
-        "<div class=hdr><h1>Tide tables</div><div class=content>"
-        "<div>High water is at 06:40.</div><div>Low water is at 12:52.</div></div>"
-    )
-    assert html_text(page) == "# Tide tables\n\nHigh water is at 06:40.\n\nLow water is at 12:52."
-
-
-def test_an_html_heading_never_closed_ends_with_the_block_around_it() -> None:
-    page = "<ul><li><h3>Tides</li><li>Ports</li></ul><p>High water.</p><h2>a</br>b</h2>"
-    assert html_text(page) == "- Tides\n- Ports\n\nHigh water.\n\n## a b"
+@pytest.mark.parametrize(
+    ("page", "text"),
+    [
+        (
+            "<div class=hdr><h1>Tide tables</div><div class=content>"
+            "<div>High water is at 06:40.</div><div>Low water is at 12:52.</div></div>",
+            "# Tide tables\n\nHigh water is at 06:40.\n\nLow water is at 12:52.",
+        ),
+        (
+            "<ul><li><h3>Tides</li><li>Ports</li></ul><p>High water.</p><h2>a</br>b</h2>",
+            "- Tides\n- Ports\n\nHigh water.\n\n## a b",
+        ),
+    ],
+)
+def test_an_html_heading_never_closed_ends_with_the_block_around_it(page: str, text: str) -> None:
+    assert html_text(page) == text
 
 
 def test_html_structure_is_written_as_markdown_the_structure_pass_reads() -> None:
