@@ -2821,6 +2821,43 @@ def test_a_description_opening_with_an_adverb_does_what_its_verb_does() -> None:
     assert answer.startswith("`files.mkdir(path[, options])`: Asynchronously creates a directory.")
 
 
+PACK_API = """# pack
+
+### `pack.squeezeSync(buffer[, options])`
+
+* `buffer` {Buffer|TypedArray|DataView|ArrayBuffer|string}
+* `options` {pack options}
+
+Squeezes a chunk of data with the default packer.
+"""
+
+
+def test_a_parameter_of_a_union_type_is_a_field_too() -> None:
+    answer = _ask(PACK_API, "How do I squeeze a buffer?").answer
+    assert answer.startswith("`pack.squeezeSync(buffer[, options])`: Squeezes a chunk of data")
+
+
+PACKERS = """# Packers
+
+### Class: `pack.Squeeze`
+
+Packs data using squeeze.
+
+### Class: `pack.SqueezeRaw`
+
+Packs data using squeeze, and do not append a header.
+
+[`Squeeze`]: #class-packsqueeze
+[`SqueezeRaw`]: #class-packsqueezeraw
+"""
+
+
+def test_a_link_reference_definition_is_no_answer_nor_evidence() -> None:
+    result = _ask(PACKERS, "What is the difference between Squeeze and SqueezeRaw?")
+    assert "#class-" not in result.answer
+    assert all("#class-" not in c.quote for c in result.citations)
+
+
 GUIDE_WITH_BOLD_HEADINGS = """# Files
 
 **write (NOT RECOMMENDED)**

@@ -39,8 +39,9 @@ _HEADING_MARKS = re.compile(r"^(?:#{1,6}[ \t]+|\*{1,6} )|[ \t]+#+$|^\*\*(.*)\*\*
 _BULLET = re.compile(rf"^{BULLET_CLASS}[ \t]+")
 # A field's key, a word or three, and its value: 'Default: false', 'Environment: CARGO_HOME'.
 _FIELD = re.compile(r"[A-Z][\w-]*(?: [\w-]+){0,2}: +\S")
-_TYPE_ALONE = re.compile(r"\{[\w.<>\[\]|,\\ ]{1,40}\}")
-"""A type alone in braces, as API references mark a property's ('{string}', '{URL|null}')."""
+_TYPE_ALONE = re.compile(r"\{[\w.<>\[\]|,\\ ]{1,80}\}")
+"""A type alone in braces, as API references mark a property's ('{string}', '{URL|null}'),
+a union of several too ('{Buffer|TypedArray|DataView|ArrayBuffer|string}')."""
 # ... and a call's parameter or result with its type: '`noDelay` {boolean} **Default:**
 # `true`', 'Returns: {net.Socket} The socket itself.'
 _TYPED = re.compile(rf"(?:`[\w.$]+`|[A-Z]\w*:) +{_TYPE_ALONE.pattern}")
@@ -324,6 +325,15 @@ class Passages:
         if self.kinds[unit] == Kind.ITEM and _INFO_MENU_ENTRY.match(text) is not None:
             return True
         return unit in self._contents_entries
+
+    def defines_links(self, unit: int) -> bool:
+        """The unit is Markdown link reference definitions alone ('[`Deflate`]:
+        #class-zlibdeflate'), which the rendered page does not show: no answer, nor
+        evidence of one."""
+        if self.kinds[unit] not in (Kind.ITEM, Kind.PARAGRAPH):
+            return False
+        start, end = self.spans[unit]
+        return _LINK_DEFINITIONS.match(without_marker(self.text[start:end])) is not None
 
     def cites_work(self, unit: int) -> bool:
         """The unit is under a list of works cited ('## References'): an entry there names

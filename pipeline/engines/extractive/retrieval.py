@@ -1532,13 +1532,14 @@ class _Scorer:
 
     def candidates(self) -> list[int]:
         """Every unit that matches, borrows from a neighbour or a heading that does, or is
-        lent to; in text order."""
+        lent to, but link reference definitions, which the page does not show; in text
+        order."""
         counts, spans = self.counts, self.passages.spans
         if not counts:
             return []
         candidates = {i for sid in counts for i in (sid - 1, sid, sid + 1) if 0 <= i < len(spans)}
         candidates |= {sid for sid, h in enumerate(self.heading) if h in counts} | set(self.lent)
-        return sorted(candidates)
+        return sorted(c for c in candidates if not self.passages.defines_links(c))
 
     def firsts(self) -> list[_First]:
         """The first step of every candidate, in text order."""
