@@ -158,6 +158,8 @@ _NAMES_OPTIONS_ON = re.compile(rf"[{CJK}][^\n]*?\S {{2,}}--?[A-Za-z]")
 # one-word description ('Decompress.', '強制的に上書きする。').
 _ARGUMENT = re.compile(r"[a-z][a-z_-]{0,15}|[A-Z][A-Z_]{0,15}|[<\[{][^\s>\]}]+[>\]}]|[a-z]\[\w+\]")
 _CJK_STOPS = frozenset("。、，．！？；")
+# A CJK subsection title: up to 25 characters, no sentence or clause stop.
+_CJK_TITLE = re.compile(rf"[{CJK}][^。、，．！？；.,:：]{{0,24}}")
 """Two spaces or more after a word, not a sentence: justified text."""
 # Terms that are plainly options, escapes or placeholders: '-e', '--login', '\j', '~.', '%%';
 # maybe in the quotes of Texinfo's info files ('‘-N’').
@@ -665,10 +667,12 @@ class _Analyser:
     def _subheading(self, i: int) -> bool:
         """A man page's subsection title: just inside the margin, a few capitalised words."""
         content = self.l.content(i)
+        # ... or, in Japanese, Chinese or Korean, a short phrase: 'パスワードの有効期限情報'
+        titled = content[:1].isupper() or _CJK_TITLE.fullmatch(content) is not None
         return (
             bool(self.headings)
             and self.l.indents[i] > 0
-            and content[:1].isupper()
+            and titled
             and len(content.split()) <= 6
             and not _OPTIONISH.match(content)
         )
@@ -719,6 +723,9 @@ class _Analyser:
         if optionish and _NAMES_OPTIONS_ON.match(line, column):
             return None  # justified CJK prose: '-l     フラグと     -u     フラグを用いると、'
         if optionish and not strict:
+            if following == ln.indents[i] and not self._entry_shaped(i + 1):
+                return None  # a sentence wrapped at its own margin: '-l  フラグと -u ...、その' /
+                # 'ロックを外したりできる。', where a description goes on deeper
             return term_end, column
         after_sentence = i > 0 and not ln.blank(i - 1) and self._closes(i - 1)
         if strict and not optionish and not after_sentence:
@@ -735,6 +742,11 @@ class _Analyser:
                 if twin and twin.end() == column and _may_be_term(twin.group(1)):
                     return term_end, column
         return None
+
+    def _entry_shaped(self, i: int) -> bool:
+        """Line i can open an entry of a list of one-line entries: an option or a gap."""
+        content = self.l.content(i)
+        return bool(_OPTIONISH.match(content)) or _INLINE_TERM.match(self.l.lines[i]) is not None
 
     def _term_line(self, i: int) -> bool:
         """Line i can be a term standing above its description: short, no closing comma or

@@ -693,3 +693,41 @@ def test_an_info_files_chapters_hold_its_sections_whatever_markdown_ranks_first(
     s = analyse(text)
     startup = _find(text, s, Kind.PARAGRAPH, "Fetch reads")
     assert [text[s[h].start : s[h].end] for h in s.heading_path(startup)] == ["2 Startup File"]
+
+
+def test_an_option_opening_a_japanese_line_that_wraps_at_its_own_column_is_no_term() -> None:
+    # passwd(1) in Japanese, set without justification: 'the -l flag and the -u flag ...'
+    # opens a line with '-l' and a gap, and the sentence goes on at the same column below
+    text = (
+        "   アカウントの保守\n"
+        "       -l  フラグと -u フラグを用いると、 ユーザアカウントをロックしたり、その\n"
+        "       ロックを外したりできる。 -l オプションを用いると、 アカウントは使用不能\n"
+        "       になる。\n"
+    )
+    blocks = _blocks(text, analyse(text))
+    assert ("TERM", "-l") not in blocks
+    assert blocks[-1] == (
+        "PARAGRAPH",
+        "-l フラグと -u フラグを用いると、 ユーザアカウントをロックしたり、その"
+        " ロックを外したりできる。 -l オプションを用いると、 アカウントは使用不能 になる。",
+    )
+
+
+def test_one_line_entries_at_one_column_stay_a_list_of_terms() -> None:
+    text = "OPTIONS\n       -a  show all entries\n       -l  use a long listing format\n"
+    terms = [t for kind, t in _blocks(text, analyse(text)) if kind == "TERM"]
+    assert terms == ["-a", "-l"]
+
+
+def test_a_japanese_subsection_title_of_a_man_page_is_a_heading() -> None:
+    # the subsection titles of passwd(1) in Japanese sit where English ones do, just inside
+    # the margin over the indented text; they are no terms with the text as description
+    text = (
+        "説明\n"
+        "       passwd はユーザアカウントのパスワードを変更する。\n\n"
+        "   パスワードの有効期限情報\n"
+        "       スーパーユーザは、パスワードの有効期限に関する情報を変更できる。\n"
+    )
+    kinds = _blocks(text, analyse(text))
+    assert ("HEADING", "パスワードの有効期限情報") in kinds
+    assert not [t for kind, t in kinds if kind == "TERM"]
