@@ -2988,3 +2988,51 @@ def test_a_notice_in_a_frame_reads_as_the_text_inside_it() -> None:
         "Should the Program prove defective in any respect, You (not any Contributor) "
         "assume the cost of any necessary servicing, repair, or correction."
     )
+
+
+VAULTD_MAN_PAGE = """VAULTD(8)                System Manager's Manual                VAULTD(8)
+
+NAME
+       vaultd - keep encrypted keys for local services
+
+DESCRIPTION
+       vaultd keeps the encrypted keys of local services. A key is encrypted
+       with the master passphrase and compared against the stored copy when a
+       service asks for it. Keys that have been stored for longer than the
+       rotation period are encrypted again with a fresh salt.
+
+FILES
+       /etc/vaultd.conf
+           Configuration of the daemon.
+
+       /var/lib/vaultd/keys.db
+           The encrypted keys.
+"""
+
+VAULTD_MAN_PAGE_JA = """VAULTD(8)                System Manager's Manual                VAULTD(8)
+
+名前
+       vaultd - ローカルサービスの暗号化された鍵を管理する
+
+説明
+       vaultd はローカルサービスの暗号化された鍵を管理する。 鍵はマスターパスフ
+       レーズで暗号化され、サービスが要求すると記録された鍵と照合される。 長く
+       使われた鍵は新しいソルトで暗号化し直される。
+
+ファイル
+       /etc/vaultd.conf - デーモンの設定
+       /var/lib/vaultd/keys.db - 暗号化された鍵
+"""
+
+
+@pytest.mark.parametrize(
+    ("page", "question"),
+    [
+        (VAULTD_MAN_PAGE, "Where are the encrypted keys stored?"),
+        (VAULTD_MAN_PAGE_JA, "暗号化された鍵はどこに保存されていますか？"),
+    ],
+)
+def test_where_in_a_manual_is_answered_by_a_files_path(page: str, question: str) -> None:
+    # the prose says 'encrypted' and 'keys' more often; where they are is a path
+    answer = _ask(page, question).answer
+    assert answer.startswith("/var/lib/vaultd/keys.db"), answer

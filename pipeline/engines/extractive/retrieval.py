@@ -331,6 +331,8 @@ _ANSWER_PATTERNS: dict[AnswerType, re.Pattern[str]] = {
         r"\b(?:in|at|near|from|to|into|across|outside|inside|between)\s+(?:the\s+)?[A-Z][\w'’-]+"
         # ... or, in Chinese and Japanese, a name with the suffix of a state, city or ward.
         rf"|[{HAN}\u30a1-\u30fa\u30fc]{{1,8}}?[県州市区區町村郡省县縣]"
+        # ... or, in a manual, a file's path: 'Where are passwords stored?' -> '/etc/shadow'.
+        r"|(?<![\w/.~$-])(?:~|\$\w+)?/(?:[\w.+-]+/)+[\w.+*-]+|(?<![\w/.~$-])~/[\w.+*-]+"
     ),
     # A name is introduced by a naming verb, quoted, or written in capitals.
     "name": re.compile(
@@ -1706,11 +1708,11 @@ class _Scorer:
             score *= HEADING_WEIGHT  # a question names its topic as a heading does
         elif points_elsewhere(sentence):
             score *= LINKS_WEIGHT  # 'See PEP 657 for more details.': says where, not what
-        elif query.kind and (typed := _answer_at(sentence, query)) >= 0:
+        elif query.kind and (typed := _answer_at(typed_in := self._led(sid, sentence), query)) >= 0:
             score *= 1 + TYPE_BOOST
-            if self.attribute and _states_value_of(sentence[:typed], self.attribute):
+            if self.attribute and _states_value_of(typed_in[:typed], self.attribute):
                 score *= 1 + VALUE_BOOST  # 'Group revenue for 2024 was NOK 4,812 million'
-            if self.counted and _counts(sentence, self.counted, self.lowered):
+            if self.counted and _counts(typed_in, self.counted, self.lowered):
                 score *= 1 + COUNT_BOOST  # 'sacked him seven times'
         shows_answer = passages.opens_description(sid) or (self.many and passages.leads_list(sid))
         if sid in self.restated and not shows_answer:
@@ -1726,6 +1728,16 @@ class _Scorer:
         if self.prose and passages.is_code(sid) and sid not in passages.settings:
             score *= CODE_WEIGHT  # code; a setting ('opt-level = 3') states a value
         return Hit(start, end, score, first.coverage, tuple(self.words[i] for i in lacking))
+
+    def _led(self, sid: int, sentence: str) -> str:
+        """The sentence, led by its entry's term when it opens the entry's description: the
+        term may be what is asked, as a FILES entry's path is for 'Where are passwords
+        stored?' ('/etc/shadow' over 'Secure user account information.')."""
+        passages, label = self.passages, self.heading[sid]
+        if label < 0 or not passages.is_term(label) or not passages.opens_description(sid):
+            return sentence
+        start, end = passages.spans[label]
+        return f"{self.text[start:end]} {sentence}"
 
     def _entry_boost(self, label: int) -> float:
         """The boost of an entry (a term or heading) the question names: a call's
