@@ -531,6 +531,13 @@ _NAMED_AS = re.compile(
     r"[\"“'‘]?(?P<name>[^\"”'’.,;]{1,60})[\"”'’]?\s*[.!]?\s*$",
     re.IGNORECASE,
 )
+# ... or that introduces it by its quoted name: 'PEP 427 defines a built-package format called
+# “wheels”, which is a Zip format archive ...'.
+_INTRODUCED_AS = re.compile(
+    r"\b(?:an?|the)\s+(?:[\w-]+\s+){0,3}?(?:called|named|termed|known\s+as)\s+"
+    r"[\"“'‘](?P<name>[^\"”'’]{1,60})[\"”'’]",
+    re.IGNORECASE,
+)
 # Before a plain 'is': only the subject, an article and quotes ('A "Secondary License" is',
 # 'An "Opaque" copy is');
 # 'These clades (which are thought to be extinct)' is a sentence using the word.
@@ -661,7 +668,7 @@ def defines(sentence: str, subject: list[str]) -> bool:
     if name_line and subject:
         names = tokens(name_line.group("names"))
         return set(subject) <= set(names) and len(names) <= len(subject) + DEFINITION_HEAD
-    named = _NAMED_AS.search(sentence)
+    named = _NAMED_AS.search(sentence) or _INTRODUCED_AS.search(sentence)
     # ... naming the subject or part of it ('Opaque' for an Opaque copy), not a compound
     # of it ('... is called a "rowid table"' defines no rowid)
     name = set(tokens(named.group("name"))) if named else set()
