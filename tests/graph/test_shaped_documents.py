@@ -3036,3 +3036,40 @@ def test_where_in_a_manual_is_answered_by_a_files_path(page: str, question: str)
     # the prose says 'encrypted' and 'keys' more often; where they are is a path
     answer = _ask(page, question).answer
     assert answer.startswith("/var/lib/vaultd/keys.db"), answer
+
+
+BUNDLES_POLICY = """Bundles
+
+Packages must not ship bundles of their own. The build tools unpack bundles into the
+package tree before they are installed, and bundles left in a source tree are removed.
+
+The archive format is described in the packaging guide, which introduces a sealed
+archive called "bundles", which is a tar file holding the code and a manifest.
+
+Bundles built for the test suite are kept out of the binary packages. Only pure-code
+bundles are accepted upstream; bundles with native code are rebuilt from source.
+"""
+
+
+def test_a_sentence_introducing_the_asked_thing_by_its_quoted_name_defines_it() -> None:
+    # the other sentences name bundles more often, and shorter; this one says what they are
+    answer = _ask(BUNDLES_POLICY, "What is a bundle?").answer
+    assert answer.startswith("The archive format is described in the packaging guide"), answer
+
+
+SUPPORTED_VERSIONS = """Versions
+
+A comma-separated list of several versions (e.g. 3.3, 3.4) in the Runtime-Version field
+will continue to be supported, but is not recommended. Lists of versions in the
+Runtime3-Version field are not supported for later releases. There may be newer supported
+or unsupported versions in the archive. They now support both new and older versions.
+
+The set of currently supported runtime versions can be found in the defaults file; the
+supported interface to this information is the versions tool, which prints the set of
+currently supported runtime versions. The company behind the runtime was founded in 2009.
+"""
+
+
+def test_where_can_i_find_is_answered_by_where_it_can_be_found() -> None:
+    answer = _ask(SUPPORTED_VERSIONS, "Where can I find the supported runtime versions?").answer
+    assert answer.startswith("The set of currently supported runtime versions can be found"), answer
