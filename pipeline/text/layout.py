@@ -96,11 +96,25 @@ def asks(text: str) -> bool:
     return len(clause.split()) >= ASKING_WORDS or len(_CJK_CHAR.findall(clause)) >= 4
 
 
+# The end of a paragraph whose code follows, indented: reStructuredText's '::' and the ' >'
+# of Vim's help files ('To set mark a at the cursor: >').
+_OPENS_LITERAL = re.compile(r"(?:::|[ \t]>)$")
+_VIM_EXAMPLE = re.compile(r"[:：][ \t]+>$")
+
+
+def as_read_lead_in(text: str) -> str:
+    """A lead-in without the marker of the code it leads in to: reStructuredText's 'Install
+    it with pip::' reads 'Install it with pip:', Vim's 'To set mark a: >' 'To set mark a:'."""
+    if text.endswith("::"):
+        return text[:-1]
+    return text[:-1].rstrip() if _VIM_EXAMPLE.search(text) else text
+
+
 def ends_lead_in(text: str, start: int, end: int) -> bool:
     """Whether the block `text[start:end]` leads in to a list after it: it ends with a
-    colon, or its last sentence points ahead ('次の情報がこの順序で表示されます。',
-    'The fields are as follows.')."""
-    if text[end - 1 : end] in (":", "："):
+    colon (maybe Vim's ': >'), or its last sentence points ahead ('次の情報がこの順序で表示
+    されます。', 'The fields are as follows.')."""
+    if text[end - 1 : end] in (":", "：") or _VIM_EXAMPLE.search(text, max(start, end - 8), end):
         return True
     return _POINTS_AHEAD.search(text, max(start, end - LEAD_IN_CHARS), end) is not None
 
@@ -346,6 +360,7 @@ def analyse(text: str, page_starts: Sequence[int] = (), *, lean: bool = False) -
     """
     lines = _Lines(unframed(text), lean)  # a framed notice as the text inside its frame
     furniture = _furniture(lines, page_starts) | _man_title(lines) | _info_nodes(lines)
+    furniture |= _section_rules(lines)
     return _Analyser(lines, furniture, markdown=not page_starts).run()
 
 
@@ -481,8 +496,10 @@ class _Analyser:
                 # subheading of the marked one it is under, not a new section beside it.
                 return self._heading(i, i, max(level, self.marked + 1 if self.marked else 0))
         j = self._paragraph(i)
-        if ln.text.endswith("::", 0, self.out[self.last].end):
-            return self._literal(j, indent)  # reStructuredText's 'For example::'
+        end = self.out[self.last].end
+        if _OPENS_LITERAL.search(ln.text, max(0, end - 2), end):  # the end only: one look
+            # reStructuredText's 'For example::', Vim's 'To set mark a at the cursor: >'
+            return self._literal(j, indent)
         return j
 
     # -- headings --------------------------------------------------------------------------
@@ -1143,6 +1160,21 @@ def _info_nodes(lines: _Lines) -> set[int]:
     return {
         bisect.bisect_right(lines.starts, m.start()) - 1 for m in _INFO_NODE.finditer(lines.text)
     }
+
+
+# A line of one character repeated, alone after a blank line: a rule between sections (Vim's
+# help files open each with one of '=', over its title), not an underline.
+_SECTION_RULE = re.compile(r"^([=*~#_-])\1{9,}[ \t]*$", re.MULTILINE)
+
+
+def _section_rules(lines: _Lines) -> set[int]:
+    """Lines that are a rule between sections (_SECTION_RULE) with text right below."""
+    found = set()
+    for match in _SECTION_RULE.finditer(lines.text):
+        i = bisect.bisect_right(lines.starts, match.start()) - 1
+        if (i == 0 or lines.blank(i - 1)) and i + 1 < lines.count and not lines.blank(i + 1):
+            found.add(i)
+    return found
 
 
 def _man_title(lines: _Lines) -> set[int]:

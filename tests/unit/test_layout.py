@@ -731,3 +731,30 @@ def test_a_japanese_subsection_title_of_a_man_page_is_a_heading() -> None:
     kinds = _blocks(text, analyse(text))
     assert ("HEADING", "パスワードの有効期限情報") in kinds
     assert not [t for kind, t in kinds if kind == "TERM"]
+
+
+VIM_HELP = (
+    "*usr_09.txt*\tFor Vim version 9.0.  Last change: 2021 Feb 22\n\n"
+    "==============================================================================\n"
+    "*09.2*\tMarking places\n\n"
+    "A mark remembers a position in the file.  To set mark a at the cursor: >\n\n"
+    "\tma\n\n"
+    "To jump back to it later: >\n\n"
+    "\t'a\n"
+    "\t`a\n\n"
+    "Marks are kept in the viminfo file.\n"
+)
+
+
+def test_a_rule_above_a_title_is_no_text_and_the_title_a_heading() -> None:
+    # Vim's help files: a line of '=' opens each section, over its tagged title
+    blocks = _blocks(VIM_HELP, analyse(VIM_HELP))
+    assert ("HEADING", "*09.2* Marking places") in blocks
+    assert [k for k, t in blocks if t.startswith("====")] == ["FURNITURE"]
+
+
+def test_a_line_ending_in_a_vim_example_marker_leads_in_to_its_code() -> None:
+    # ' >' closing a line opens an example, indented, in Vim's help files
+    blocks = _blocks(VIM_HELP, analyse(VIM_HELP))
+    assert ("CODE", "ma") in blocks
+    assert ("CODE", "'a `a") in blocks

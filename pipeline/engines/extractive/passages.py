@@ -25,6 +25,7 @@ from pipeline.text.layout import (
     BULLET_CLASS,
     aligned_cells,
     analyse,
+    as_read_lead_in,
     asks,
     ends_lead_in,
     goes_on,
@@ -310,6 +311,11 @@ class Passages:
             and following < len(self.structure)
             and self._under(following, block)
         )
+
+    def leads_example(self, unit: int) -> bool:
+        """The unit ends a lead-in whose short code block follows and is shown with it
+        ('To copy a line to the clipboard:' over '"*yy'; see _with_example)."""
+        return self.kinds[unit] != Kind.CODE and self._with_example(unit) is not None
 
     def links_only(self, unit: int) -> bool:
         """The unit is links alone, in a list item or a paragraph: a table of contents'
@@ -1165,13 +1171,13 @@ class Passages:
         return _indent(raw) == _indent(above) and _one_short_line(raw.strip())
 
     def _read_lead(self, unit: int) -> str:
-        """A lead-in's reading: reStructuredText's 'Install it with pip::' before its
-        literal block reads 'Install it with pip:'."""
+        """A lead-in's reading, without a list item's bullet or its code's marker (see
+        as_read_lead_in)."""
         text = self._read(*self.spans[unit])
         block = self.blocks[unit]
         if self.structure.kind(block) == Kind.ITEM and self.first[block] == unit:
             text = _BULLET.sub("", text)
-        return text[:-1] if text.endswith("::") else text
+        return as_read_lead_in(text)
 
     def _command_parts(self, block: int) -> tuple[int, ...] | None:
         """(lead, command, rest) units when `block` is a command line between a sentence it
