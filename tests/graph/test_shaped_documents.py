@@ -3073,3 +3073,29 @@ currently supported runtime versions. The company behind the runtime was founded
 def test_where_can_i_find_is_answered_by_where_it_can_be_found() -> None:
     answer = _ask(SUPPORTED_VERSIONS, "Where can I find the supported runtime versions?").answer
     assert answer.startswith("The set of currently supported runtime versions can be found"), answer
+
+
+VIM_MARKS_HELP = """*usr_09.txt*\tFor Vim version 9.0.  Last change: 2021 Feb 22
+
+==============================================================================
+*09.2*\tMarking places
+
+A mark remembers a position in the file, and the cursor can jump to a mark.
+Marks stay in place when the cursor moves to another file.
+
+To set mark a at the cursor: >
+
+\tma
+
+To jump back to mark a later: >
+
+\t'a
+
+A mark set at the cursor before a big jump is kept for you in the ' mark.
+"""
+
+
+def test_a_how_to_restated_by_a_lead_in_is_answered_by_it_and_its_example() -> None:
+    # Vim's help: the lead-in says what the question says, and its example is the answer
+    answer = _ask(VIM_MARKS_HELP, "How do I set mark a at the cursor?").answer
+    assert answer.startswith("To set mark a at the cursor:\n```\nma\n```"), answer

@@ -1721,12 +1721,7 @@ class _Scorer:
                 score *= 1 + VALUE_BOOST  # 'Group revenue for 2024 was NOK 4,812 million'
             if self.counted and _counts(typed_in, self.counted, self.lowered):
                 score *= 1 + COUNT_BOOST  # 'sacked him seven times'
-        shows_answer = passages.opens_description(sid) or (self.many and passages.leads_list(sid))
-        if sid in self.restated and not shows_answer:
-            # a heading or term the question names is what it asks about; but a description
-            # the question restates is shown with its term, the answer ('125: if the command
-            # is killed by a signal', ps's '-A: Select all processes.'), and the lead-in of
-            # the list a question for several asks for with its list
+        if sid in self.restated and not self._shows_answer(sid):
             score *= RESTATED_CHINESE if self.chinese else RESTATED
         if lacking:  # about something else than the question names, most likely
             score *= LACKING_NAME
@@ -1735,6 +1730,20 @@ class _Scorer:
         if self.prose and passages.is_code(sid) and sid not in passages.settings:
             score *= CODE_WEIGHT  # code; a setting ('opt-level = 3') states a value
         return Hit(start, end, score, first.coverage, tuple(self.words[i] for i in lacking))
+
+    def _shows_answer(self, sid: int) -> bool:
+        """Whether a unit the question restates is shown with its answer. A heading or term
+        the question names is what it asks about; but a description is shown with its term,
+        the answer ('125: if the command is killed by a signal', ps's '-A: Select all
+        processes.'), the lead-in of the list a question for several asks for with its
+        list, and a how-to's lead-in with its example ('To copy a line to the clipboard:'
+        over '"*yy')."""
+        passages = self.passages
+        return (
+            passages.opens_description(sid)
+            or (self.many and passages.leads_list(sid))
+            or (bool(self.action) and passages.leads_example(sid))
+        )
 
     def _led(self, sid: int, sentence: str) -> str:
         """The sentence, led by its entry's term when it opens the entry's description: the
