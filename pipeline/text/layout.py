@@ -360,7 +360,7 @@ def analyse(text: str, page_starts: Sequence[int] = (), *, lean: bool = False) -
     """
     lines = _Lines(unframed(text), lean)  # a framed notice as the text inside its frame
     furniture = _furniture(lines, page_starts) | _man_title(lines) | _info_nodes(lines)
-    furniture |= _section_rules(lines)
+    furniture |= _section_rules(lines) | _anchor_lines(lines)
     return _Analyser(lines, furniture, markdown=not page_starts).run()
 
 
@@ -785,7 +785,7 @@ class _Analyser:
             if not self._term_line(j) or ln.blank(j + 1) or (j + 1) in self.furniture:
                 return -1
             if ln.indents[j + 1] >= ln.indents[i] + 2:
-                return j
+                return j + 1 if self._qualifies_term(j) else j
             if ln.indents[j + 1] != ln.indents[i] or j - i >= 2:
                 return -1
             next_word = ln.lines[j + 1].split(None, 1)[0]
@@ -794,6 +794,17 @@ class _Analyser:
             if not same and not open_bracket:
                 return -1
             j += 1
+
+    def _qualifies_term(self, j: int) -> bool:
+        """Line j + 1, deeper than the term line j, qualifies the term rather than opening its
+        description, which goes on less deep below it: Vim's \"'tabstop' 'ts'  number
+        (default 8)\" / 'local to buffer' (column 24) / 'Number of spaces ...' (column 8)."""
+        ln = self.l
+        below = j + 2
+        if below >= ln.count or ln.blank(below) or below in self.furniture:
+            return False
+        term, qualifier, description = (_columns(ln.lines[k]) for k in (j, j + 1, below))
+        return term + 2 <= description < qualifier and self._term_line(j + 1)
 
     def _spaced_option(self, i: int) -> bool:
         """Line i is an option alone with its description a blank line below, deeper (sed's
@@ -1173,6 +1184,32 @@ def _section_rules(lines: _Lines) -> set[int]:
     for match in _SECTION_RULE.finditer(lines.text):
         i = bisect.bisect_right(lines.starts, match.start()) - 1
         if (i == 0 or lines.blank(i - 1)) and i + 1 < lines.count and not lines.blank(i + 1):
+            found.add(i)
+    return found
+
+
+# Vim's help tags on a line of their own, set to the right over the entry they name
+# ("*'tabstop'* *'ts'*"): anchors for links, not text.
+_ANCHORS = re.compile(r"^[ \t]{2,}(?:\*[^*\s]+\*[ \t]*)+$", re.MULTILINE)
+ANCHOR_INDENT = 16
+"""Least indent of a line of tags alone for it to be anchors: a Markdown line '*Note*' is
+emphasis."""
+
+
+def _columns(line: str) -> int:
+    """The columns a line is indented by, a tab stopping at every eighth as a terminal does
+    (the indents the analyser compares count a tab as one)."""
+    return len(line[: len(line) - len(line.lstrip(" \t"))].expandtabs(8))
+
+
+def _anchor_lines(lines: _Lines) -> set[int]:
+    """Lines that are anchors alone (_ANCHORS)."""
+    if "*" not in lines.text:
+        return set()
+    found = set()
+    for match in _ANCHORS.finditer(lines.text):
+        i = bisect.bisect_right(lines.starts, match.start()) - 1
+        if _columns(lines.lines[i]) >= ANCHOR_INDENT:
             found.add(i)
     return found
 

@@ -22,7 +22,7 @@ _CJK_WRAP = re.compile(f"(?<=[{_UNSPACED}])[ \t\u00a0]*\n[ \t\u00a0]*(?=[{_UNSPA
 # compound broken at its hyphen ('non-' / 'zero').
 _HARD_BREAK = re.compile(r"(\w+)-\n[ \t>]*([a-z]\w*)")
 _NEWLINE = re.compile(r"[ \t\u00a0]*\n[ \t\u00a0]*(?:>[ \t]?)?")
-_SPACES = re.compile(r"[ \t\u00a0]{2,}")
+_SPACES = re.compile(r"[ \t\u00a0]{2,}|\t")  # a tab alone too: Vim's "'ts'\tnumber"
 # reStructuredText's inline markup, read as a reader of the rendered page sees it: ``code``
 # as `code`, a link `Hg issue 12 <https://...>`_ as its words.
 _RST_LITERAL = re.compile(r"``([^`\n]+?)``")

@@ -382,6 +382,7 @@ def test_reflow_joins_wrapped_lines_and_undoes_line_end_hyphens() -> None:
     )
     text = "a non-zero exit and an identifier"
     assert reflow("a non-\n  zero exit and an iden-\n  tifier", known_in(text)) == text
+    assert reflow("'tabstop' 'ts'\tnumber\t(default 8)") == "'tabstop' 'ts' number (default 8)"
 
 
 @pytest.mark.parametrize(
@@ -758,3 +759,32 @@ def test_a_line_ending_in_a_vim_example_marker_leads_in_to_its_code() -> None:
     blocks = _blocks(VIM_HELP, analyse(VIM_HELP))
     assert ("CODE", "ma") in blocks
     assert ("CODE", "'a `a") in blocks
+
+
+VIM_OPTIONS = (
+    "\t\t\t\t\t\t*'tabstop'* *'ts'*\n"
+    "'tabstop' 'ts'\t\tnumber\t(default 8)\n"
+    "\t\t\tlocal to buffer\n"
+    "\tNumber of spaces that a <Tab> in the file counts for.  Also see\n"
+    "\tthe |:retab| command.\n\n"
+    "\tThe value must be more than 0 and less than 10000.\n\n"
+    "*Note* the value is read when a file is opened.\n"
+)
+
+
+def test_vims_option_entry_is_a_term_qualified_on_its_second_line_over_its_description() -> None:
+    # options.txt: right-set tags anchor the entry; 'local to buffer', deeper than the
+    # description, says where the option applies
+    blocks = _blocks(VIM_OPTIONS, analyse(VIM_OPTIONS))
+    assert blocks[:3] == [
+        ("FURNITURE", "*'tabstop'* *'ts'*"),
+        ("TERM", "'tabstop' 'ts' number (default 8) local to buffer"),
+        (
+            "PARAGRAPH",
+            "Number of spaces that a <Tab> in the file counts for. Also see the |:retab| command.",
+        ),
+    ]
+    s = analyse(VIM_OPTIONS)
+    description = _find(VIM_OPTIONS, s, Kind.PARAGRAPH, "The value must")
+    assert s.parent(description) == 1  # the second paragraph is the entry's too
+    assert blocks[-1] == ("PARAGRAPH", "*Note* the value is read when a file is opened.")
