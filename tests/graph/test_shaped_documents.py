@@ -3099,3 +3099,38 @@ def test_a_how_to_restated_by_a_lead_in_is_answered_by_it_and_its_example() -> N
     # Vim's help: the lead-in says what the question says, and its example is the answer
     answer = _ask(VIM_MARKS_HELP, "How do I set mark a at the cursor?").answer
     assert answer.startswith("To set mark a at the cursor:\n```\nma\n```"), answer
+
+
+RELEASE_NOTES = """Version 1.66.0 (2022-12-15)
+==========================
+
+Language
+--------
+- [Permit specifying explicit discriminants on all `repr(Int)` enums](https://github.com/rust-lang/rust/pull/95710/)
+- [Allow transmutes between the same type differing only in lifetimes](https://github.com/rust-lang/rust/pull/101520/)
+
+Version 1.65.0 (2022-11-03)
+==========================
+
+Language
+--------
+- [Error on `as` casts of enums with `#[non_exhaustive]` variants](https://github.com/rust-lang/rust/pull/92744/)
+- [Stabilize `let else`](https://github.com/rust-lang/rust/pull/93628/)
+- [Stabilize generic associated types (GATs)](https://github.com/rust-lang/rust/pull/96709/)
+
+Version 1.64.0 (2022-09-22)
+==========================
+
+Language
+--------
+- [Unions with mutable references or tuples of allowed types are now allowed](https://github.com/rust-lang/rust/pull/97995/)
+- It is now considered valid to deallocate memory pointed to by a shared reference
+  `&T` [if every byte in `T` is inside an `UnsafeCell`](https://github.com/rust-lang/rust/pull/98017/)
+- `let` statements are now allowed in const functions.
+"""
+
+
+def test_a_changelog_item_linked_to_its_pull_request_says_what_changed() -> None:
+    # the item is a link alone, as a table of contents' entries are, but to the change
+    answer = _ask(RELEASE_NOTES, "Which version stabilized let-else statements?").answer
+    assert answer.startswith("Version 1.65.0 (2022-11-03): Stabilize `let else`"), answer

@@ -87,6 +87,9 @@ _NAMES_BEFORE = re.compile(
 # An info file's menu entry, which names a node to go to: "* cmp Options:: Summary of ...".
 _INFO_MENU_ENTRY = re.compile(r"[^:\n]{1,60}::(?:\s|$)")
 _LINKS_ONLY = re.compile(rf"\s*(?:{_LINK}[ \t\n,;|·]*)+\.?\s*$")
+# ... except a link to a change ('- [Stabilize `let else`](https://github.com/.../pull/93628/)'):
+# a changelog's item, whose text says what changed.
+_CHANGE_LINK = re.compile(r"\]\(https?://[^()\s]*/(?:pull|pulls|issues|commit|merge_requests)/\w")
 # What a section's heading names, pointed at from anywhere in it: 'this flag', 'this option'
 _THIS_KIND = re.compile(
     r"\bthis\s+(?:flag|option|switch|setting|command|subcommand|argument|parameter|attribute"
@@ -326,7 +329,9 @@ class Passages:
             return False
         start, end = self.spans[unit]
         text = without_marker(self.text[start:end])
-        if _LINKS_ONLY.match(text) is not None or _LINK_DEFINITIONS.match(text) is not None:
+        if _LINKS_ONLY.match(text) is not None and _CHANGE_LINK.search(text) is None:
+            return True
+        if _LINK_DEFINITIONS.match(text) is not None:
             return True
         if self.kinds[unit] == Kind.ITEM and _INFO_MENU_ENTRY.match(text) is not None:
             return True
