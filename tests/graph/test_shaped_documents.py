@@ -3134,3 +3134,48 @@ def test_a_changelog_item_linked_to_its_pull_request_says_what_changed() -> None
     # the item is a link alone, as a table of contents' entries are, but to the change
     answer = _ask(RELEASE_NOTES, "Which version stabilized let-else statements?").answer
     assert answer.startswith("Version 1.65.0 (2022-11-03): Stabilize `let else`"), answer
+
+
+FILES_REFERENCE = """# Files
+
+## `files.read(path)`
+
+Reads the whole file at `path` and returns its contents. A file deleted while it is
+read raises an error; so does a path that names a deleted directory.
+
+## `files.unlink(path)`
+
+Removes a file or symbolic link. Directories are left alone.
+
+## `files.copy(src, dest)`
+
+Copies `src` to `dest`, replacing a file that is there.
+"""
+
+COPY_MAN_PAGE = """OPTIONS
+       -f, --force
+              if an existing destination file cannot be opened, remove it and try
+              again; asks nothing before overwriting a file
+
+       -i, --interactive
+              prompt before overwrite (overrides a previous -n option)
+
+       -n, --no-clobber
+              do not overwrite an existing file
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "question", "entry"),
+    [
+        (FILES_REFERENCE, "How do I delete a file?", "`files.unlink(path)`"),
+        (COPY_MAN_PAGE, "How do I make cp ask before overwriting?", "-i, --interactive"),
+    ],
+)
+def test_a_how_to_finds_the_entry_doing_its_action_in_other_words(
+    text: str, question: str, entry: str
+) -> None:
+    # 'Removes' deletes, 'prompt' asks: the entry does the asked action in the words a
+    # manual uses for it, where other entries name the question's own verb in passing
+    answer = _ask(text, question).answer
+    assert answer.startswith(entry), answer

@@ -46,6 +46,7 @@ from pipeline.engines.extractive.terms import (
     lone_stems,
     names_option,
     query_terms,
+    same_actions,
     stem,
     tokens,
     version_literals,
@@ -1026,7 +1027,9 @@ class Query:
     def __post_init__(self) -> None:
         object.__setattr__(self, "finder", TermFinder(self.idf, lone_nouns(self.question)))
         parts = not writes_camel_case(self.question)
-        object.__setattr__(self, "soft", SoftFinder(self.idf, self.kind, parts=parts))
+        action = asked_action(self.question)
+        soft = SoftFinder(self.idf, self.kind, parts=parts, action=action)
+        object.__setattr__(self, "soft", soft)
 
     def hints(self) -> dict[str, Any]:
         """The JSON-ready form every map task carries: a few dozen bytes per term."""
@@ -1877,8 +1880,8 @@ class _Scorer:
         if opening is None or opening.group().lower().endswith(("ing", "ed")):
             return False
         word = stem(opening.group().lower())
-        if word == action:
-            return True
+        if word == action or word in same_actions().get(action, ()):
+            return True  # ... or another verb for it: 'Removes a file' for 'delete a file'
         # 'Make names readonly.' does what 'How do I make variables readonly?' asks
         return word in self.made and action in tokens(sentence)
 

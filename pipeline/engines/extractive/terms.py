@@ -845,14 +845,51 @@ specification's 'Battery life: up to 18 months', 'How much does it weigh?' by 'W
 1.1 kilograms'; 'Which son was born last?' asks no duration, and 'life' is no answer."""
 
 
+# Verbs manuals write for one action, in groups: 'How do I delete a file?' is answered by
+# Node's 'fs.unlink(path): Asynchronously removes a file or symbolic link.', 'How do I make
+# cp ask before overwriting?' by '-i, --interactive: prompt before overwrite'. Only the
+# action a how-to question asks (see retrieval.asked_action) is looked for in these other
+# words, found at SOFT_WEIGHT as words of one family are: 'show' is a verb there, never
+# the noun of 'Who hosted the show?'.
+_SAME_ACTIONS = """
+delete remove erase|ask prompt|show display print|stop terminate halt
+start launch begin|run execute launch|copy duplicate|find search locate
+change modify alter|decompress uncompress extract unpack|check verify
+add append insert|join merge combine concatenate|replace substitute|exit quit
+ignore skip|save store|limit restrict|undo revert
+"""
+# ... and one way: 'How do I get the hostname?' is answered by 'os.hostname(): Returns the
+# host name of the operating system as a string.', but what a text 'gets' returns nothing.
+_ACTIONS_AS = {"get": ("return", "retrieve", "obtain", "fetch")}
+
+
+@lru_cache(maxsize=1)
+def same_actions() -> dict[str, frozenset[str]]:
+    """Stem of an action verb -> stems of the other verbs written for it (_SAME_ACTIONS)."""
+    found: dict[str, set[str]] = {}
+    for group in _SAME_ACTIONS.replace("\n", "|").split("|"):
+        stems = {stem(word) for word in group.split()}
+        for each in stems:
+            found.setdefault(each, set()).update(stems - {each})
+    for verb, others in _ACTIONS_AS.items():
+        found.setdefault(stem(verb), set()).update(stem(w) for w in others)
+    return {verb: frozenset(others) for verb, others in found.items()}
+
+
 class SoftFinder:
     """Finds words of the same family as given stems that stemming did not join; for
     a question asking for an answer of `kind`, the nouns naming what a verb of measure
-    among them measures (MEASURED_AS); and with `parts`, the parts of camel-case names
-    (see _CAMEL_CASE)."""
+    among them measures (MEASURED_AS); for a how-to question's `action`, the verbs written
+    for it (same_actions); and with `parts`, the parts of camel-case names (see
+    _CAMEL_CASE)."""
 
     def __init__(
-        self, terms: Iterable[str], kind: str | None = None, *, parts: bool = True
+        self,
+        terms: Iterable[str],
+        kind: str | None = None,
+        *,
+        parts: bool = True,
+        action: str | None = None,
     ) -> None:
         terms = list(terms)
         self.by_prefix: dict[str, list[str]] = {}
@@ -863,6 +900,8 @@ class SoftFinder:
             kinds, nouns = MEASURED_AS.get(term, (frozenset(), ()))
             if kind in kinds:
                 measured |= dict.fromkeys(nouns, term)
+        if action in terms:
+            measured |= dict.fromkeys(same_actions().get(action, ()), action)
         self._re = _soft_pattern(tuple(sorted(self.by_prefix)))
         self.measured = measured
         self._measures = TermFinder(measured) if measured else None
