@@ -3179,3 +3179,35 @@ def test_a_how_to_finds_the_entry_doing_its_action_in_other_words(
     # manual uses for it, where other entries name the question's own verb in passing
     answer = _ask(text, question).answer
     assert answer.startswith(entry), answer
+
+
+EMITTER_REFERENCE = """# Events
+
+## `emitter.on(eventName, listener)`
+
+Adds the `listener` function to the end of the listeners array for the event. Each
+listener added runs every time the event is emitted.
+
+## `emitter.once(eventName, listener)`
+
+Adds a one-time `listener` function for the event named `eventName`.
+
+## `emitter.any(eventNames)`
+
+Tests whether a listener is registered for at least one of the events named.
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "entry"),
+    [
+        ("How do I add a listener that runs only once?", "`emitter.once(eventName, listener)`"),
+        ("What does any do?", "`emitter.any(eventNames)`"),
+    ],
+)
+def test_a_stopword_the_reference_writes_as_a_call_name_asks_for_that_call(
+    question: str, entry: str
+) -> None:
+    # 'once' and 'any' are words of grammar in prose, names in this reference
+    answer = _ask(EMITTER_REFERENCE, question).answer
+    assert answer.startswith(entry), answer

@@ -379,3 +379,13 @@ def test_a_korean_questions_particles_and_endings_are_no_terms() -> None:
     assert query_terms("국가 이름은?") == ["국가", "이름"]  # '가' of 국가 is no particle
     # '어떻게' (how) asks as '무엇' does: its '어떻' and '떻게' are in every 'how' of a text
     assert query_terms("입력 파일을 유지하려면 어떻게 합니까?") == ["입력", "파일", "유지"]
+
+
+def test_a_stopword_counts_as_a_term_only_where_the_documents_write_it_as_code() -> None:
+    from pipeline.engines.extractive.terms import code_named_stopwords
+
+    question = "How do I add a listener that runs only once?"
+    assert code_named_stopwords(question, ["Use `emitter.once(name, fn)` for that."]) == ["once"]
+    assert code_named_stopwords(question, ["fn once(self)"]) == ["once"]
+    assert code_named_stopwords(question, ["Run it once (or twice) a day."]) == []
+    assert code_named_stopwords("What does `is` do?", ["The `is` operator"]) == []  # grammar

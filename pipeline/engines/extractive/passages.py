@@ -254,8 +254,8 @@ class Passages:
             # other things ('... value of the WARNING logging level?', 'logging.warning(msg)'),
             # and by all of the function's name: 'What does trim do?' names 'pub fn
             # trim(&self)', not 'pub fn trim_left(&self)'
-            function = set(iter_tokens(call.group("path")))  # 'socket.setNoDelay'
-            name = set(iter_tokens(call.group("name")))
+            function = _name_words(call.group("path"))  # 'socket.setNoDelay'
+            name = _name_words(call.group("name"))
             asked = {t for t in terms if not is_literal(t)}
             if asked & function and name <= asked and len(asked - function) <= 1:
                 return True
@@ -1437,6 +1437,12 @@ class Passages:
 def _call(label: str) -> re.Match[str] | None:
     """The label read as a call's signature (_CALL), if it is one."""
     return _CALL.fullmatch(label) if len(label) <= CALL_CHARS else None
+
+
+def _name_words(name: str) -> set[str]:
+    """The index terms of a call's name; a name that is a stopword alone ('any', 'once')
+    is its own word."""
+    return set(iter_tokens(name)) or set(iter_tokens(name, keep_stopwords=True))
 
 
 def _led(title: str, text: str) -> str:

@@ -37,6 +37,7 @@ from pipeline.engines.extractive.terms import (
     LONE_SYMBOL,
     SoftFinder,
     TermFinder,
+    code_named_stopwords,
     compound_terms,
     fold,
     is_cjk_term,
@@ -1073,7 +1074,7 @@ def build_query(
     A document of more than `skim_above` characters (0: none) is skimmed: the regions
     where the question's terms gather are noted for the map steps to read (skim.py).
     """
-    terms = query_terms(content_question(question))
+    terms = query_terms(content_question(question), code_named_stopwords(question, texts))
     if asks_for_release(question):  # the version names the release asked of; elsewhere
         # ('Since 0.20.0 redirects ...') it is context the answer need not repeat
         terms += [v for v in version_literals(question) if v not in terms]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import threading
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
 
@@ -434,8 +434,42 @@ def compound_terms(question: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def query_terms(question: str) -> list[str]:
+# The words of a question's grammar, never a name it asks about.
+_GRAMMAR = frozenset(
+    "what which who whom whose when where why how do does did doing is are was were be been "
+    "being have had having can could should would will shall may might must the and but for "
+    "with from into than that this these those they them their you your".split()
+)
+
+
+def code_named_stopwords(question: str, texts: Sequence[str]) -> list[str]:
+    """The question's stopwords that the documents write as the name of a call or of code:
+    'How do I add a listener that runs only once?' asks for Node's `emitter.once()`, 'What
+    does any do?' for Rust's `fn any`, 'How do I check if a map has a key?' for `map.has()`.
+    Written so in a text, such a word names what is asked, as a content word does."""
+    words = [
+        w
+        for w in dict.fromkeys(WORD.findall(question.lower()))
+        if len(w) >= 3 and w in _STOPWORDS and w not in _GRAMMAR
+    ]
+    if not words:
+        return []
+    names = "|".join(words)
+    pattern = re.compile(
+        rf"(?<![\w$])(?P<call>{names})\(|`(?P<code>{names})(?:\(\))?`|\bfn\s+(?P<fn>{names})\b"
+    )
+    found: set[str] = set()
+    for text in texts:
+        for match in pattern.finditer(text):
+            found.add(match.group("call") or match.group("code") or match.group("fn"))
+            if len(found) == len(words):
+                return words
+    return [w for w in words if w in found]
+
+
+def query_terms(question: str, code_words: Collection[str] = ()) -> list[str]:
     """Distinct content terms of a question, in order; all its words if none is content.
+    `code_words` are stopwords of it that count as content (see code_named_stopwords).
 
     A Japanese question's one-kanji words count too ('妻' in '信長の妻は'; see _lone_kanji).
     A Korean word's particles and endings are no terms: 'pstree 는 무엇입니까?' ->
@@ -446,6 +480,7 @@ def query_terms(question: str) -> list[str]:
     # a chord's keys are no words: 'C-x C-e' is searched as written, not as 'c', 'x', 'e'
     words = _CHORDS.sub(" ", question)
     terms = list(dict.fromkeys(tokens(words) + lone_kanji(question)))
+    terms += [t for t in (stem(w) for w in code_words) if t not in terms]
     if HANGUL_CHAR.search(question):
         stems = _korean_stems(fold(question))
         terms = [t for t in terms if not HANGUL_CHAR.match(t) or t in stems]
@@ -789,7 +824,8 @@ def _search_prefix(term: str) -> str:
     'happy' stems to 'happi' and 'centre' to 'center', so neither starts with its stem.
     Candidates are stemmed to confirm, so a short prefix costs time, never a wrong match.
     """
-    prefix = term[:-1] if len(term) >= 4 else term
+    # ... as 'any' does not start with 'ani': a short stem's 'i' may be a 'y' too
+    prefix = term[:-1] if len(term) >= 4 or (len(term) == 3 and term.endswith("i")) else term
     variant = _VARIANT_PART.search(term, max(2, len(term) - 5))
     return prefix[: variant.start()] if variant else prefix
 
