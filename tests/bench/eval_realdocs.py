@@ -66,6 +66,9 @@ SHAPE_OF = {
     "nodejs-child_process.md": "markdown",
     "nodejs-events.md": "markdown",
     "nodejs-os.md": "markdown",
+    "python-policy.html": "html docs",
+    "vim-usr_04.txt": "vim help",
+    "passwd.ja.1.txt": "man page",
 }
 QUESTION_SETS = {"main": "questions.jsonl", "fresh": "questions-fresh.jsonl"}
 """main: the set the engine was worked on; fresh: questions written afterwards on other
