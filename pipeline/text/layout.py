@@ -172,6 +172,8 @@ _NAMES_OPTIONS_ON = re.compile(rf"[{CJK}][^\n]*?\S {{2,}}--?[A-Za-z]")
 # one-word description ('Decompress.', '強制的に上書きする。').
 _ARGUMENT = re.compile(r"[a-z][a-z_-]{0,15}|[A-Z][A-Z_]{0,15}|[<\[{][^\s>\]}]+[>\]}]|[a-z]\[\w+\]")
 _CJK_STOPS = frozenset("。、，．！？；")
+_FIELD_GAP = re.compile(r"\S {2,}(?=\S)")
+"""A gap before a field of a line, tabs expanded: its end is the field's column."""
 # A CJK subsection title: up to 25 characters, no sentence or clause stop.
 _CJK_TITLE = re.compile(rf"[{CJK}][^。、，．！？；.,:：]{{0,24}}")
 """Two spaces or more after a word, not a sentence: justified text."""
@@ -740,9 +742,12 @@ class _Analyser:
         if optionish and _NAMES_OPTIONS_ON.match(line, column):
             return None  # justified CJK prose: '-l     フラグと     -u     フラグを用いると、'
         if optionish and not strict:
-            if following == ln.indents[i] and not self._entry_shaped(i + 1):
-                return None  # a sentence wrapped at its own margin: '-l  フラグと -u ...、その' /
-                # 'ロックを外したりできる。', where a description goes on deeper
+            wrapped = following == ln.indents[i] and not self._entry_shaped(i + 1)
+            if wrapped and _CJK_CHAR.match(line, column):
+                return None  # a CJK sentence wrapped at its own margin: '-l  フラグと -u ...、
+                # その' / 'ロックを外したりできる。', where a description goes on deeper (an
+                # English one-line entry may be followed by a sentence: '-v  be verbose' /
+                # 'Exit status is 0 if OK.')
             return term_end, column
         after_sentence = i > 0 and not ln.blank(i - 1) and self._closes(i - 1)
         if strict and not optionish and not after_sentence:
@@ -804,7 +809,12 @@ class _Analyser:
         if below >= ln.count or ln.blank(below) or below in self.furniture:
             return False
         term, qualifier, description = (_columns(ln.lines[k]) for k in (j, j + 1, below))
-        return term + 2 <= description < qualifier and self._term_line(j + 1)
+        if not term + 2 <= description < qualifier or not self._term_line(j + 1):
+            return False
+        # ... set at the column of a field of the term line ('number' at 24 too): not a
+        # description whose first line is indented further
+        fields = {m.end() for m in _FIELD_GAP.finditer(ln.lines[j].expandtabs(8))}
+        return qualifier in fields
 
     def _spaced_option(self, i: int) -> bool:
         """Line i is an option alone with its description a blank line below, deeper (sed's
@@ -1191,6 +1201,9 @@ def _section_rules(lines: _Lines) -> set[int]:
 # Vim's help tags on a line of their own, set to the right over the entry they name
 # ("*'tabstop'* *'ts'*"): anchors for links, not text.
 _ANCHORS = re.compile(r"^[ \t]{2,}(?:\*[^*\s]+\*[ \t]*)+$", re.MULTILINE)
+# ... told from emphasis by their form: two or more, or one with a tag's marks
+# ("*'ts'*", '*:retab*', '*usr_04.txt*'); '*Note*' alone is a word emphasized.
+_TAGGED = re.compile(r"\*[^*\s]*['|.:_-][^*\s]*\*|\*[^*\s]+\*[ \t]+\*")
 ANCHOR_INDENT = 16
 """Least indent of a line of tags alone for it to be anchors: a Markdown line '*Note*' is
 emphasis."""
@@ -1209,7 +1222,7 @@ def _anchor_lines(lines: _Lines) -> set[int]:
     found = set()
     for match in _ANCHORS.finditer(lines.text):
         i = bisect.bisect_right(lines.starts, match.start()) - 1
-        if _columns(lines.lines[i]) >= ANCHOR_INDENT:
+        if _columns(lines.lines[i]) >= ANCHOR_INDENT and _TAGGED.search(match.group()):
             found.add(i)
     return found
 

@@ -3211,3 +3211,17 @@ def test_a_stopword_the_reference_writes_as_a_call_name_asks_for_that_call(
     # 'once' and 'any' are words of grammar in prose, names in this reference
     answer = _ask(EMITTER_REFERENCE, question).answer
     assert answer.startswith(entry), answer
+
+
+SEARCH_PATH = """Setting up
+
+Unpack the archive. Then set the environment variable named "PATH" to include the bin
+directory.
+
+PATH is a colon-separated list of directories in which the shell looks for commands.
+"""
+
+
+def test_an_instruction_naming_a_thing_in_quotes_does_not_define_it() -> None:
+    answer = _ask(SEARCH_PATH, "What is PATH?").answer
+    assert answer.startswith("PATH is a colon-separated list"), answer

@@ -788,3 +788,50 @@ def test_vims_option_entry_is_a_term_qualified_on_its_second_line_over_its_descr
     description = _find(VIM_OPTIONS, s, Kind.PARAGRAPH, "The value must")
     assert s.parent(description) == 1  # the second paragraph is the entry's too
     assert blocks[-1] == ("PARAGRAPH", "*Note* the value is read when a file is opened.")
+
+
+@pytest.mark.parametrize(
+    ("text", "block"),
+    [
+        # a --help list's one-line entries, then a sentence at their column
+        (
+            "Options:\n  -a  show all entries\n  -v  be verbose\n  Exit status is 0 if OK.\n",
+            ("TERM", "-v"),
+        ),
+        # a description whose first line is indented further is no qualifier of its term
+        (
+            "Term\n            First line with a first-line indent\n"
+            "        of the definition goes on here.\n",
+            ("TERM", "Term"),
+        ),
+        # a word emphasized on a line of its own, centred, is a title, not a Vim tag
+        (
+            "Read this first.\n\n                    *Note*\n\nIt matters.\n",
+            ("HEADING", "*Note*"),
+        ),
+    ],
+)
+def test_the_vim_and_cjk_man_page_rules_leave_ordinary_text_as_it_was(
+    text: str, block: tuple[str, str]
+) -> None:
+    assert block in _blocks(text, analyse(text))
+
+
+@pytest.mark.parametrize(
+    ("item", "alone"),
+    [
+        ("- [Stabilize `let else`](https://github.com/rust-lang/rust/pull/93628/)", False),
+        ("- [Fix a leak](https://gitlab.example/a/b/-/merge_requests/12)", False),
+        ("- [Report a bug](https://github.com/x/y/issues/new)", True),
+        (
+            "- [![GitHub issues](https://img.shields.io/github/issues/psf/requests)]"
+            "(https://github.com/psf/requests/issues)",
+            True,
+        ),
+    ],
+)
+def test_a_link_to_a_numbered_change_is_content_other_links_alone_are_not(
+    item: str, alone: bool
+) -> None:
+    passages = Passages.read(f"Changes:\n\n{item}\n")
+    assert passages.links_only(len(passages.spans) - 1) is alone

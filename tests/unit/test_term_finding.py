@@ -389,3 +389,9 @@ def test_a_stopword_counts_as_a_term_only_where_the_documents_write_it_as_code()
     assert code_named_stopwords(question, ["fn once(self)"]) == ["once"]
     assert code_named_stopwords(question, ["Run it once (or twice) a day."]) == []
     assert code_named_stopwords("What does `is` do?", ["The `is` operator"]) == []  # grammar
+
+
+def test_an_auxiliary_is_no_call_name_even_where_the_documents_have_such_a_call() -> None:
+    from pipeline.engines.extractive.terms import code_named_stopwords
+
+    assert code_named_stopwords("What has changed after version 2?", ["map.has(key)"]) == []

@@ -89,7 +89,9 @@ _INFO_MENU_ENTRY = re.compile(r"[^:\n]{1,60}::(?:\s|$)")
 _LINKS_ONLY = re.compile(rf"\s*(?:{_LINK}[ \t\n,;|·]*)+\.?\s*$")
 # ... except a link to a change ('- [Stabilize `let else`](https://github.com/.../pull/93628/)'):
 # a changelog's item, whose text says what changed.
-_CHANGE_LINK = re.compile(r"\]\(https?://[^()\s]*/(?:pull|pulls|issues|commit|merge_requests)/\w")
+_CHANGE_LINK = re.compile(
+    r"\]\(https?://[^()\s]*/(?:(?:pull|pulls|issues|merge_requests)/\d+|commit/[0-9a-f]{7,40})\b"
+)  # by its number: not a badge's '.../github/issues/psf/requests' nor '.../issues/new'
 # What a section's heading names, pointed at from anywhere in it: 'this flag', 'this option'
 _THIS_KIND = re.compile(
     r"\bthis\s+(?:flag|option|switch|setting|command|subcommand|argument|parameter|attribute"

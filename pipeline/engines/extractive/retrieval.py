@@ -334,7 +334,7 @@ _ANSWER_PATTERNS: dict[AnswerType, re.Pattern[str]] = {
         # ... or, in Chinese and Japanese, a name with the suffix of a state, city or ward.
         rf"|[{HAN}\u30a1-\u30fa\u30fc]{{1,8}}?[県州市区區町村郡省县縣]"
         # ... or, in a manual, a file's path: 'Where are passwords stored?' -> '/etc/shadow'.
-        r"|(?<![\w/.~$-])(?:~|\$\w+)?/(?:[\w.+-]+/)+[\w.+*-]+|(?<![\w/.~$-])~/[\w.+*-]+"
+        r"|(?<![\w/.~$-])(?:~|\$\w+)?/(?:[\w.+-]+/)+[\w.+*-]+|(?<![\w/.~$-])(?:~|\$\w+)/[\w.+*-]+"
     ),
     # A name is introduced by a naming verb, quoted, or written in capitals.
     "name": re.compile(
@@ -533,11 +533,12 @@ _NAMED_AS = re.compile(
     r"[\"“'‘]?(?P<name>[^\"”'’.,;]{1,60})[\"”'’]?\s*[.!]?\s*$",
     re.IGNORECASE,
 )
-# ... or that introduces it by its quoted name: 'PEP 427 defines a built-package format called
-# “wheels”, which is a Zip format archive ...'.
+# ... or that introduces it by its quoted name and says what it is: 'PEP 427 defines a
+# built-package format called “wheels”, which is a Zip format archive ...' (not 'Then set
+# the environment variable named "PATH" to include ...', an instruction).
 _INTRODUCED_AS = re.compile(
     r"\b(?:an?|the)\s+(?:[\w-]+\s+){0,3}?(?:called|named|termed|known\s+as)\s+"
-    r"[\"“'‘](?P<name>[^\"”'’]{1,60})[\"”'’]",
+    r"[\"“'‘](?P<name>[^\"”'’]{1,60})[\"”'’],?\s+(?:which|that)\s+(?:is|are)\b",
     re.IGNORECASE,
 )
 # Before a plain 'is': only the subject, an article and quotes ('A "Secondary License" is',
@@ -1074,7 +1075,8 @@ def build_query(
     A document of more than `skim_above` characters (0: none) is skimmed: the regions
     where the question's terms gather are noted for the map steps to read (skim.py).
     """
-    terms = query_terms(content_question(question), code_named_stopwords(question, texts))
+    content = content_question(question)
+    terms = query_terms(content, code_named_stopwords(content, texts))
     if asks_for_release(question):  # the version names the release asked of; elsewhere
         # ('Since 0.20.0 redirects ...') it is context the answer need not repeat
         terms += [v for v in version_literals(question) if v not in terms]
