@@ -82,6 +82,9 @@ LEAD_IN_CHARS = 160
 _CJK_CHAR = re.compile(f"[{CJK}]")
 # A question closing a text: its last clause, then the mark (and a closing quote or bold).
 _ASKS = re.compile(r"([^.!;:。！；：?？]*)[?？][\"'”’)\]」』）*]*\s*\Z")
+ASKS_TAIL = 80
+"""Characters at a text's end that hold its closing question mark, if any: after it come
+only closing quotes, brackets, bold marks and spaces."""
 ASKING_WORDS = 3
 """Fewest words (or CJK characters, 4) of a question: 'Is SQLite threadsafe?'; Wikipedia's
 '[unreliable source?]' tag asks nothing of the reader."""
@@ -89,6 +92,9 @@ ASKING_WORDS = 3
 
 def asks(text: str) -> bool:
     """`text` closes with a question: 'How do I create an AUTOINCREMENT field?'."""
+    end = text[-ASKS_TAIL:]
+    if "?" not in end and "？" not in end:
+        return False  # most texts: no search, which tries every start of a long clause
     found = _ASKS.search(text)
     if found is None:
         return False
