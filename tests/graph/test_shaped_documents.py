@@ -3225,3 +3225,21 @@ PATH is a colon-separated list of directories in which the shell looks for comma
 def test_an_instruction_naming_a_thing_in_quotes_does_not_define_it() -> None:
     answer = _ask(SEARCH_PATH, "What is PATH?").answer
     assert answer.startswith("PATH is a colon-separated list"), answer
+
+
+PACKAGE_FIELDS = """# package.json
+
+## files
+
+Certain files are always included, regardless of settings: the file in the `main` field,
+the files named in the `bin` field and the README. Files listed in `.npmignore` are left
+out unless the `files` field names them.
+
+The optional `files` field is an array of file patterns that describes the entries to be
+included when your package is installed as a dependency.
+"""
+
+
+def test_a_sentence_defining_a_code_quoted_name_after_an_adjective_is_its_definition() -> None:
+    answer = _ask(PACKAGE_FIELDS, "What does the files field do?").answer
+    assert answer.startswith("The optional `files` field is an array of file patterns"), answer

@@ -542,9 +542,9 @@ _INTRODUCED_AS = re.compile(
     re.IGNORECASE,
 )
 # Before a plain 'is': only the subject, an article and quotes ('A "Secondary License" is',
-# 'An "Opaque" copy is');
+# 'An "Opaque" copy is', a Markdown page's 'The optional `files` field is');
 # 'These clades (which are thought to be extinct)' is a sentence using the word.
-_PLAIN_HEAD = re.compile(r"[^\w\s\"“”'‘’-]")
+_PLAIN_HEAD = re.compile(r"[^\w\s\"“”'‘’`-]")
 # ... and after it no passive, condition, comparison or negation, which say how the
 # subject is, not what: 'Closures are represented by traits', 'A trait is unsafe when at
 # least one of its methods ...', 'Shadowing is different from marking a variable as mut'.
@@ -696,7 +696,7 @@ def defines(sentence: str, subject: list[str]) -> bool:
     # 'Rust's closures are': whose they are goes as an article does
     owned = tokens(_POSSESSOR.sub(" ", head), keep_stopwords=True)
     others = [w for w in owned if w not in subject and w not in _ARTICLES]
-    quoted = any(q in head for q in "\"“'‘")  # 'An "Opaque" copy is': the noun it qualifies
+    quoted = any(q in head for q in "\"“'‘`")  # 'An "Opaque" copy is': the noun it qualifies
     return len(others) <= quoted and not _PLAIN_HEAD.search(head)
 
 
