@@ -92,7 +92,7 @@ ASKING_WORDS = 3
 
 def asks(text: str) -> bool:
     """`text` closes with a question: 'How do I create an AUTOINCREMENT field?'."""
-    end = text[-ASKS_TAIL:]
+    end = text.rstrip()[-ASKS_TAIL:]  # the same text, uncopied, when it ends with no space
     if "?" not in end and "？" not in end:
         return False  # most texts: no search, which tries every start of a long clause
     found = _ASKS.search(text)

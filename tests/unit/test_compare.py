@@ -133,3 +133,19 @@ def test_a_run_in_title_naming_a_side_is_no_entry_of_it() -> None:
     assert Side(*sides).level('1.7. "Contribution": means any work of authorship.') == DEFINED
     # ... while an option's entry names its arguments too
     assert Side("-exec", "-execdir").level("-exec command ;: Execute command.") == DEFINED
+
+
+@pytest.mark.parametrize(
+    ("sentence", "subject", "defining"),
+    [
+        ("The optional `files` field is an array of file patterns.", ["file", "field"], True),
+        ("`Vec` is a growable array type.", ["vec"], True),
+        ("Calling `unwrap` is dangerous.", ["unwrap"], False),
+        ("The `--force` flag is dangerous.", ["flag"], False),
+        ("The `main` function is the entry point.", ["function"], False),
+    ],
+)
+def test_code_quotes_in_a_defining_head_are_quotes_only_around_the_subject(
+    sentence: str, subject: list[str], defining: bool
+) -> None:
+    assert defines(sentence, subject) is defining

@@ -395,3 +395,10 @@ def test_an_auxiliary_is_no_call_name_even_where_the_documents_have_such_a_call(
     from pipeline.engines.extractive.terms import code_named_stopwords
 
     assert code_named_stopwords("What has changed after version 2?", ["map.has(key)"]) == []
+
+
+def test_a_rust_signature_names_its_call_however_it_is_spaced() -> None:
+    from pipeline.engines.extractive.terms import code_named_stopwords
+
+    for text in ["pub fn\nany<F>(&mut self)", "fn\tany<F>(&mut self)", "fn  any<F>"]:
+        assert code_named_stopwords("What does any do?", [text]) == ["any"], text

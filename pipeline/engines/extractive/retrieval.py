@@ -542,9 +542,14 @@ _INTRODUCED_AS = re.compile(
     re.IGNORECASE,
 )
 # Before a plain 'is': only the subject, an article and quotes ('A "Secondary License" is',
-# 'An "Opaque" copy is', a Markdown page's 'The optional `files` field is');
+# 'An "Opaque" copy is');
 # 'These clades (which are thought to be extinct)' is a sentence using the word.
-_PLAIN_HEAD = re.compile(r"[^\w\s\"“”'‘’`-]")
+_PLAIN_HEAD = re.compile(r"[^\w\s\"“”'‘’-]")
+# ... and in Markdown, code quotes around the subject, opening the head or after an article:
+# '`Vec` is', 'The optional `files` field is' (not 'Calling `unwrap` is dangerous.', nor
+# 'The `--force` flag is dangerous.' for 'What is a flag?').
+_CODE_QUOTED = re.compile(r"`([^`]+)`")
+_OPENS_CODE_HEAD = re.compile(r"\s*(?:(?:an?|the)\s|`)", re.IGNORECASE)
 # ... and after it no passive, condition, comparison or negation, which say how the
 # subject is, not what: 'Closures are represented by traits', 'A trait is unsafe when at
 # least one of its methods ...', 'Shadowing is different from marking a variable as mut'.
@@ -696,8 +701,19 @@ def defines(sentence: str, subject: list[str]) -> bool:
     # 'Rust's closures are': whose they are goes as an article does
     owned = tokens(_POSSESSOR.sub(" ", head), keep_stopwords=True)
     others = [w for w in owned if w not in subject and w not in _ARTICLES]
-    quoted = any(q in head for q in "\"“'‘`")  # 'An "Opaque" copy is': the noun it qualifies
+    quoted = any(q in head for q in "\"“'‘")  # 'An "Opaque" copy is': the noun it qualifies
+    if "`" in head:
+        if not _code_quotes_subject(head, subject):
+            return False
+        head, quoted = head.replace("`", ""), True
     return len(others) <= quoted and not _PLAIN_HEAD.search(head)
+
+
+def _code_quotes_subject(head: str, subject: list[str]) -> bool:
+    """A defining sentence's head quotes the subject in code, opening it or after an
+    article, and nothing else: 'The optional `files` field' for ['file', 'field']."""
+    quoted = [t for part in _CODE_QUOTED.findall(head) for t in tokens(part)]
+    return bool(_OPENS_CODE_HEAD.match(head)) and set(quoted) <= set(subject)
 
 
 def _glossed(sentence: str, at: int, subject: list[str]) -> bool:

@@ -486,7 +486,9 @@ def code_named_stopwords(question: str, texts: Sequence[str]) -> list[str]:
 
 def _written_as_code(word: str, text: str) -> bool:
     """Whether `text` may write `word` as code (see code_named_stopwords): a quick test."""
-    return f"{word}(" in text or f"`{word}" in text or f"fn {word}" in text
+    if f"{word}(" in text or f"`{word}" in text:
+        return True
+    return re.search(rf"fn\s+{word}\b", text) is not None  # opens with a literal: quick
 
 
 def query_terms(question: str, code_words: Collection[str] = ()) -> list[str]:
