@@ -3243,3 +3243,33 @@ included when your package is installed as a dependency.
 def test_a_sentence_defining_a_code_quoted_name_after_an_adjective_is_its_definition() -> None:
     answer = _ask(PACKAGE_FIELDS, "What does the files field do?").answer
     assert answer.startswith("The optional `files` field is an array of file patterns"), answer
+
+
+LISTING_MAN_PAGE = """OPTIONS
+       -l     use a long listing format
+
+       -r, --reverse
+              reverse order while sorting
+
+       -S     sort by file size, largest first
+
+       -U     do not sort; list entries in directory order
+
+       --sort=WORD
+              sort by WORD instead of name: none (-U), size (-S), time (-t)
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "question", "entry"),
+    [
+        (LISTING_MAN_PAGE, "How do I list files without sorting?", "-U: do not sort"),
+        (COPY_MAN_PAGE, "How do I copy without overwriting existing files?", "-n, --no-clobber"),
+    ],
+)
+def test_a_how_to_done_without_something_finds_the_entry_that_does_not(
+    text: str, question: str, entry: str
+) -> None:
+    # the entries that sort (or copy) name the question's words as often
+    answer = _ask(text, question).answer
+    assert answer.startswith(entry), answer

@@ -873,6 +873,23 @@ def asked_action(question: str) -> str | None:
     return next(iter_tokens(match.group("verb")), None)
 
 
+# 'How do I copy without overwriting existing files?': what is not to be done besides the action.
+_WITHOUT = re.compile(r"\bwithout\s+(?P<verb>[a-z]{3,}ing)\b", re.IGNORECASE)
+# A description opening by not doing something: 'do not overwrite an existing file', "Don't
+# delete the input files.", 'Prevents saving to dependencies.', 'never follow symbolic links'.
+_REFUSING = re.compile(
+    r"\s*(?:do\s+not|don['’]t|never|prevents?|disables?|avoids?|suppress(?:es)?|skips?)\s+",
+    re.IGNORECASE,
+)
+
+
+def forgone_action(question: str) -> str | None:
+    """The index term of what a how-to question asks to do without ('How do I install a
+    package without saving it?' -> 'save'), or None."""
+    match = _WITHOUT.search(question)
+    return next(iter_tokens(match.group("verb")), None) if match else None
+
+
 # "What was not founded in 1870?", "Who never returned?": the question asks about a negation.
 _NEGATED = re.compile(r"\b(?:not|never)\b|n['’]t\b", re.IGNORECASE)
 _NOT_NEGATED = re.compile(r"\bor not\b|\bnot only\b", re.IGNORECASE)
@@ -1511,6 +1528,7 @@ class _Scorer:
         self.counted = counted_terms(query.question) if query.kind == "number" else frozenset()
         self.lowered = query.question.lower()
         self.action = asked_action(query.question)
+        self.forgone = forgone_action(query.question) if self.action else None
         self.made = made_terms(query.question)  # 'make' of 'How do I make X readonly?'
         self.asks_whether = _ASKS_WHETHER.search(query.question) is not None
         self.titled = len(query.idf) >= TITLED_TERMS  # a heading may be the question as a title
@@ -1887,6 +1905,12 @@ class _Scorer:
         files; true if removal succeeded.', 'Deletes files'), not as the name of an
         activity: tar's '"Extracting contiguous files as regular files"' is a message.
         A Korean one closes with it: '압축을 해제합니다.'."""
+        if self.forgone:
+            # 'How do I copy without overwriting?': the entry that does not ('-n,
+            # --no-clobber: do not overwrite an existing file'), not every one that copies
+            refusing = _REFUSING.match(sentence)
+            verb = _OPENING_WORD.match(sentence, refusing.end()) if refusing else None
+            return verb is not None and stem(verb.group().lower()) == self.forgone
         action = self.action or ""
         if HANGUL_CHAR.match(action):
             return re.search(re.escape(action) + _KOREAN_DOING, fold(sentence)) is not None
