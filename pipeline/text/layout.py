@@ -170,6 +170,7 @@ _NUMBERED = re.compile(r"(?:\d{1,3}|[A-Z])\.(?:\d{1,3}\.?)*\s+\S")
 # A term, then a gap of two or more spaces (or tabs), then its description.
 _INLINE_TERM = re.compile(r" *(\S+(?: \S+)*?)(?: {2,}|\t+)(?=\S)")
 _WORD_GAP = re.compile(r"[^\s.!?:;。]  +\S")
+"""Two spaces or more after a word, not a sentence: justified text."""
 # CJK text that goes on past a wide gap to another option: a justified sentence naming
 # options ('フラグと              -u              フラグを'), not a term's description, whose
 # CJK words need no gaps
@@ -182,7 +183,6 @@ _FIELD_GAP = re.compile(r"\S {2,}(?=\S)")
 """A gap before a field of a line, tabs expanded: its end is the field's column."""
 # A CJK subsection title: up to 25 characters, no sentence or clause stop.
 _CJK_TITLE = re.compile(rf"[{CJK}][^。、，．！？；.,:：]{{0,24}}")
-"""Two spaces or more after a word, not a sentence: justified text."""
 # Terms that are plainly options, escapes or placeholders: '-e', '--login', '\j', '~.', '%%';
 # maybe in the quotes of Texinfo's info files ('‘-N’').
 _OPTIONISH = re.compile(r"[‘`]?[-+\\~%$@\[]")
@@ -1180,13 +1180,17 @@ _INFO_NODE = re.compile(
 )
 
 
+def _matched_lines(lines: _Lines, pattern: re.Pattern[str]) -> Iterator[tuple[int, str]]:
+    """(line index, matched text) of each match of `pattern` in the text."""
+    for match in pattern.finditer(lines.text):
+        yield bisect.bisect_right(lines.starts, match.start()) - 1, match.group()
+
+
 def _info_nodes(lines: _Lines) -> set[int]:
     """An info file's node lines (_INFO_NODE)."""
     if "Node: " not in lines.text:
         return set()  # most texts: one substring search, not a scan by the pattern
-    return {
-        bisect.bisect_right(lines.starts, m.start()) - 1 for m in _INFO_NODE.finditer(lines.text)
-    }
+    return {i for i, _ in _matched_lines(lines, _INFO_NODE)}
 
 
 # A line of one character repeated, alone after a blank line: a rule between sections (Vim's
@@ -1196,12 +1200,11 @@ _SECTION_RULE = re.compile(r"^([=*~#_-])\1{9,}[ \t]*$", re.MULTILINE)
 
 def _section_rules(lines: _Lines) -> set[int]:
     """Lines that are a rule between sections (_SECTION_RULE) with text right below."""
-    found = set()
-    for match in _SECTION_RULE.finditer(lines.text):
-        i = bisect.bisect_right(lines.starts, match.start()) - 1
-        if (i == 0 or lines.blank(i - 1)) and i + 1 < lines.count and not lines.blank(i + 1):
-            found.add(i)
-    return found
+    return {
+        i
+        for i, _ in _matched_lines(lines, _SECTION_RULE)
+        if (i == 0 or lines.blank(i - 1)) and i + 1 < lines.count and not lines.blank(i + 1)
+    }
 
 
 # Vim's help tags on a line of their own, set to the right over the entry they name
@@ -1225,12 +1228,11 @@ def _anchor_lines(lines: _Lines) -> set[int]:
     """Lines that are anchors alone (_ANCHORS)."""
     if "*" not in lines.text:
         return set()
-    found = set()
-    for match in _ANCHORS.finditer(lines.text):
-        i = bisect.bisect_right(lines.starts, match.start()) - 1
-        if _columns(lines.lines[i]) >= ANCHOR_INDENT and _TAGGED.search(match.group()):
-            found.add(i)
-    return found
+    return {
+        i
+        for i, line in _matched_lines(lines, _ANCHORS)
+        if _columns(line) >= ANCHOR_INDENT and _TAGGED.search(line)
+    }
 
 
 def _man_title(lines: _Lines) -> set[int]:

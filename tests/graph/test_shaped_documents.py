@@ -3165,22 +3165,6 @@ COPY_MAN_PAGE = """OPTIONS
 """
 
 
-@pytest.mark.parametrize(
-    ("text", "question", "entry"),
-    [
-        (FILES_REFERENCE, "How do I delete a file?", "`files.unlink(path)`"),
-        (COPY_MAN_PAGE, "How do I make cp ask before overwriting?", "-i, --interactive"),
-    ],
-)
-def test_a_how_to_finds_the_entry_doing_its_action_in_other_words(
-    text: str, question: str, entry: str
-) -> None:
-    # 'Removes' deletes, 'prompt' asks: the entry does the asked action in the words a
-    # manual uses for it, where other entries name the question's own verb in passing
-    answer = _ask(text, question).answer
-    assert answer.startswith(entry), answer
-
-
 EMITTER_REFERENCE = """# Events
 
 ## `emitter.on(eventName, listener)`
@@ -3263,13 +3247,18 @@ LISTING_MAN_PAGE = """OPTIONS
 @pytest.mark.parametrize(
     ("text", "question", "entry"),
     [
+        # the entry doing the action in other words: 'Removes' deletes, 'prompt' asks,
+        # where other entries name the question's own verb in passing
+        (FILES_REFERENCE, "How do I delete a file?", "`files.unlink(path)`"),
+        (COPY_MAN_PAGE, "How do I make cp ask before overwriting?", "-i, --interactive"),
+        # the entry that does not do what the question does without, where the entries
+        # that sort (or copy) name the question's words as often
         (LISTING_MAN_PAGE, "How do I list files without sorting?", "-U: do not sort"),
         (COPY_MAN_PAGE, "How do I copy without overwriting existing files?", "-n, --no-clobber"),
     ],
 )
-def test_a_how_to_done_without_something_finds_the_entry_that_does_not(
+def test_a_how_to_finds_the_entry_doing_its_action_as_the_manual_words_it(
     text: str, question: str, entry: str
 ) -> None:
-    # the entries that sort (or copy) name the question's words as often
     answer = _ask(text, question).answer
     assert answer.startswith(entry), answer

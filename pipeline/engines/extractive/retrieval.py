@@ -1058,12 +1058,14 @@ class Query:
     """Per skimmed document, the [start, end] regions its map steps read (see skim.py)."""
     finder: TermFinder = field(init=False, compare=False, repr=False)
     soft: SoftFinder = field(init=False, compare=False, repr=False)
+    action: str | None = field(init=False, compare=False, repr=False)
+    """The verb a how-to question asks how to do (see asked_action), else None."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "finder", TermFinder(self.idf, lone_nouns(self.question)))
         parts = not writes_camel_case(self.question)
-        action = asked_action(self.question)
-        soft = SoftFinder(self.idf, self.kind, parts=parts, action=action)
+        object.__setattr__(self, "action", asked_action(self.question))
+        soft = SoftFinder(self.idf, self.kind, parts=parts, action=self.action)
         object.__setattr__(self, "soft", soft)
 
     def hints(self) -> dict[str, Any]:
@@ -1527,7 +1529,7 @@ class _Scorer:
         self.attribute = attribute[-1] if query.kind and attribute else ""
         self.counted = counted_terms(query.question) if query.kind == "number" else frozenset()
         self.lowered = query.question.lower()
-        self.action = asked_action(query.question)
+        self.action = query.action
         self.forgone = forgone_action(query.question) if self.action else None
         self.made = made_terms(query.question)  # 'make' of 'How do I make X readonly?'
         self.asks_whether = _ASKS_WHETHER.search(query.question) is not None
@@ -1789,11 +1791,9 @@ class _Scorer:
         """The sentence, led by its entry's term when it opens the entry's description: the
         term may be what is asked, as a FILES entry's path is for 'Where are passwords
         stored?' ('/etc/shadow' over 'Secure user account information.')."""
-        passages, label = self.passages, self.heading[sid]
-        if label < 0 or not passages.is_term(label) or not passages.opens_description(sid):
+        if not self.passages.opens_description(sid):
             return sentence
-        start, end = passages.spans[label]
-        return f"{self.text[start:end]} {sentence}"
+        return _led_by_term(self.passages, self.heading[sid], sid, sentence)
 
     def _entry_boost(self, label: int) -> float:
         """The boost of an entry (a term or heading) the question names: a call's
@@ -2035,15 +2035,19 @@ def _topic_lead(passages: Passages) -> int:
 def _entry_led(passages: Passages, labels: list[int], sid: int) -> str:
     """A sentence, led by its entry's term when it opens with the defining verb: a
     licence's '1.7. "Larger Work"' over 'means a work that combines ...'."""
-    text, spans = passages.text, passages.spans
-    sentence = text[spans[sid][0] : spans[sid][1]]
-    label = labels[sid]
-    if label < 0 or label == sid or not passages.is_term(label):
-        return sentence
+    start, end = passages.spans[sid]
+    sentence = passages.text[start:end]
     if _DEFINING_VERB.match(sentence) is None:
         return sentence
-    start, end = spans[label]
-    return f"{text[start:end]} {sentence}"
+    return _led_by_term(passages, labels[sid], sid, sentence)
+
+
+def _led_by_term(passages: Passages, label: int, sid: int, sentence: str) -> str:
+    """`sentence` (unit `sid`) after the term `label`, when that is a term other than it."""
+    if label < 0 or label == sid or not passages.is_term(label):
+        return sentence
+    start, end = passages.spans[label]
+    return f"{passages.text[start:end]} {sentence}"
 
 
 _HAN_CHAR = re.compile(f"[{HAN}]")

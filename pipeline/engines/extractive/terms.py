@@ -955,18 +955,18 @@ class SoftFinder:
     ) -> None:
         terms = list(terms)
         self.by_prefix: dict[str, list[str]] = {}
-        measured: dict[str, str] = {}
+        stand_ins: dict[str, str] = {}  # a word found -> the term it stands for
         for term in terms:
             if not is_cjk_term(term) and len(term) >= SOFT_PREFIX and term.isalpha():
                 self.by_prefix.setdefault(term[:SOFT_PREFIX], []).append(term)
             kinds, nouns = MEASURED_AS.get(term, (frozenset(), ()))
             if kind in kinds:
-                measured |= dict.fromkeys(nouns, term)
+                stand_ins |= dict.fromkeys(nouns, term)
         if action in terms:
-            measured |= dict.fromkeys(same_actions().get(action, ()), action)
+            stand_ins |= dict.fromkeys(same_actions().get(action, ()), action)
         self._re = _soft_pattern(tuple(sorted(self.by_prefix)))
-        self.measured = measured
-        self._measures = TermFinder(measured) if measured else None
+        self.stand_ins = stand_ins
+        self._stand_in_finder = TermFinder(stand_ins) if stand_ins else None
         words = {t for t in terms if not is_cjk_term(t) and len(t) > 1 and t.isalpha()}
         self._camel_words = frozenset(words)
         self._camel = _camel_patterns(tuple(sorted(words))) if parts else None
@@ -974,8 +974,8 @@ class SoftFinder:
     def find(self, text: str) -> list[tuple[int, str]]:
         """(position, query term) of each related word; `text` folded as for TermFinder."""
         hits: list[tuple[int, str]] = []
-        if self._measures is not None:
-            hits += [(p, self.measured[noun]) for p, noun in self._measures.find(text)]
+        if self._stand_in_finder is not None:
+            hits += [(p, self.stand_ins[w]) for p, w in self._stand_in_finder.find(text)]
         if self._camel is not None:
             hits += [(p, t) for p, t in _camel_parts(self._camel, text) if t in self._camel_words]
         if self._re is not None:
