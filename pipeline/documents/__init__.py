@@ -3,8 +3,9 @@
 load.py    inputs -> validated DocumentTexts: ids, size limit (the one place that checks)
 budget.py  the limits a load runs under: cancellation, CPU seconds per document
 sniff.py   the file type, told from content: PDF, HTML or text; binary formats refused
-decode.py  bytes -> str by BOM, else UTF-8
+decode.py  bytes -> str by BOM, else UTF-8, else the charset the file declares
 html.py    the visible text of an HTML page as Markdown, in one linear pass
+pod.py     Perl's POD (.pod files, and .pm files' documentation) as Markdown
 pdf.py     PDF text with page starts, parsed in a capped child process (pdf_worker.py,
            which reads a page drawn across two columns column by column)
 """

@@ -1,9 +1,10 @@
-"""Bytes to text: by the byte-order mark, else UTF-8, else the charset the page declares;
-NULs without a BOM mean a binary file."""
+"""Bytes to text: by the byte-order mark, else UTF-8, else the charset the page (or a POD
+file's `=encoding`) declares; NULs without a BOM mean a binary file."""
 
 from __future__ import annotations
 
 import codecs
+import re
 
 from bs4.dammit import EncodingDetector
 
@@ -12,11 +13,12 @@ from pipeline.errors import InputError, UnsupportedTypeError
 # Browsers read a page labelled Latin-1 or ASCII as Windows-1252 (the WHATWG Encoding
 # standard), whose 0x80-0x9F are the curly quotes and dashes such pages hold.
 _AS_WINDOWS_1252 = frozenset(("iso8859-1", "ascii"))
+_POD_ENCODING = re.compile(rb"^=encoding[ \t]+([\w.:-]+)", re.MULTILINE)
 
 
 def decode_text(raw: bytes, where: str) -> str:
-    """Decode bytes by their BOM, else as UTF-8, else (an HTML or XML page that is not
-    UTF-8) by the charset its head declares; NULs without a BOM mean a binary file."""
+    """Decode bytes by their BOM, else as UTF-8, else (an HTML or XML page, or Perl's POD,
+    that is not UTF-8) by the charset it declares; NULs without a BOM mean a binary file."""
     encoding = next((name for bom, name in BOMS if raw.startswith(bom)), None)
     if encoding is None and b"\x00" in raw[:8192]:
         raise UnsupportedTypeError(f"{where} looks like a binary file")
@@ -37,8 +39,11 @@ def decode_text(raw: bytes, where: str) -> str:
 
 def _declared(raw: bytes) -> str | None:
     """The codec of the charset a page's head declares (`<?xml ... encoding=` or a `<meta>`
-    charset), if Python knows it and it is not UTF-8 (which the bytes just failed)."""
-    label = EncodingDetector.find_declared_encoding(raw, is_html=True)
+    charset) or a POD file's `=encoding` line, if Python knows it and it is not UTF-8
+    (which the bytes just failed)."""
+    pod = _POD_ENCODING.search(raw)
+    label = pod.group(1).decode("ascii") if pod else None
+    label = label or EncodingDetector.find_declared_encoding(raw, is_html=True)
     try:
         name = codecs.lookup(label).name if label else None
     except LookupError:

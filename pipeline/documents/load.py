@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from pipeline.config import Settings
 from pipeline.documents.budget import LoadBudget
 from pipeline.documents.decode import decode_text
+from pipeline.documents.pod import looks_like_pod, pod_text
 from pipeline.documents.sniff import looks_like_html, sniff_type
 from pipeline.errors import InputError, TooLargeError
 from pipeline.types import DocumentText
@@ -115,6 +116,8 @@ def from_bytes(
         from pipeline.documents.html import html_text  # imported late: only HTML needs it
 
         text = html_text(text, budget.checker(name))
+    elif looks_like_pod(text):
+        text = pod_text(text, budget.checker(name))
     return DocumentText(id=name, text=text)
 
 
