@@ -21,6 +21,7 @@ from pipeline.config import Settings
 from pipeline.documents.budget import LoadBudget
 from pipeline.documents.decode import decode_text
 from pipeline.documents.pod import looks_like_pod, pod_text
+from pipeline.documents.roff import looks_like_roff, roff_text
 from pipeline.documents.sniff import looks_like_html, sniff_type
 from pipeline.errors import InputError, TooLargeError
 from pipeline.types import DocumentText
@@ -118,6 +119,8 @@ def from_bytes(
         text = html_text(text, budget.checker(name))
     elif looks_like_pod(text):
         text = pod_text(text, budget.checker(name))
+    elif looks_like_roff(text):
+        text = roff_text(text, budget.checker(name))
     return DocumentText(id=name, text=text)
 
 

@@ -28,6 +28,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from pipeline.documents.blocks import Blocks
 from pipeline.documents.html import DESCRIPTION_INDENT, MAX_INDENT
 
 _COMMAND = re.compile(r"=([a-zA-Z]\w*)")
@@ -111,7 +112,7 @@ class _Writer:
     """Markdown written paragraph by paragraph; lists nest by indent (see html.py)."""
 
     def __init__(self) -> None:
-        self._blocks: list[str] = []
+        self._blocks = Blocks()
         self._lists: list[_List] = []
         self._content = 0  # the indent a paragraph is written at
         self._skipping = ""  # the format of a =begin block being skipped
@@ -122,7 +123,7 @@ class _Writer:
     def add(self, kind: str, body: str) -> None:
         if kind == "code":
             self._flush_verbatim()
-            self._write_code(body.strip("\n"), 0)
+            self._blocks.code(body)
             return
         command = _COMMAND.match(body)
         if self._skipping:
@@ -143,7 +144,7 @@ class _Writer:
         self._flush_verbatim()
         if self._item:
             self._write(self._item.rstrip())
-        return "\n".join(self._blocks).strip("\n") + "\n"
+        return self._blocks.text()
 
     def _command(self, name: str, argument: str) -> None:
         if name.startswith("head") and name[4:].isdigit():
@@ -182,7 +183,7 @@ class _Writer:
         indent = min(current.indent, MAX_INDENT)
         if current.kind == "entry" or not (bullet or number):
             term = _inline(label)
-            self._write(" " * indent + term, tight=self._tight)
+            self._write(term, indent, tight=self._tight)
             self._tight = True
             self._content = indent + DESCRIPTION_INDENT
             return
@@ -193,7 +194,7 @@ class _Writer:
             marker, rest = f"{number.group(1)}. ", label[number.end() :]
         self._content = indent + len(marker)
         if rest:
-            self._write(" " * indent + marker + _inline(rest))
+            self._write(marker + _inline(rest), indent)
         else:
             self._item = " " * indent + marker
 
@@ -202,29 +203,22 @@ class _Writer:
             self._write(self._item + text)
             self._item = ""
         else:
-            self._write(" " * min(self._content, MAX_INDENT) + text, tight=self._tight)
+            self._write(text, self._content, tight=self._tight)
 
     def _flush_verbatim(self) -> None:
         if not self._verbatim:
             return
-        lines = "\n\n".join(self._verbatim).expandtabs(8).split("\n")
+        code = "\n\n".join(self._verbatim)
         self._verbatim = []
-        margin = min(len(line) - len(line.lstrip()) for line in lines if line.strip())
         if self._item:
             self._write(self._item.rstrip())
             self._item = ""
-        self._write_code("\n".join(line[margin:] for line in lines), self._content)
+        self._blocks.code(code, self._content, tight=self._tight)
+        self._tight = False
 
-    def _write_code(self, code: str, indent: int) -> None:
-        pad = " " * min(indent, MAX_INDENT)
-        fenced = ["```", *code.split("\n"), "```"]
-        self._write("\n".join((pad + line) if line else "" for line in fenced))
-
-    def _write(self, block: str, tight: bool = False) -> None:
+    def _write(self, block: str, indent: int = 0, tight: bool = False) -> None:
         """A block, after a blank line unless it is an entry's description or next term."""
-        if self._blocks and not tight:
-            self._blocks.append("")
-        self._blocks.append(block)
+        self._blocks.write(block, indent, tight)
         self._tight = False
 
 

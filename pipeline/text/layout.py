@@ -229,6 +229,13 @@ _EDGE_NUMBER = re.compile(r"^\W{0,3}(\d{1,4})\b|\b(\d{1,4})\W{0,3}$")
 
 HEADING_MAX_CHARS = 80
 """Longest line a heading told by its shape alone may be (a title, not a sentence)."""
+SYNOPSIS_MAX_CHARS = 300
+"""Longest term line that a command's synopsis may be: a man page written unwrapped (from
+roff source, or HTML) has bash's 131-character 'read [-ers] [-a aname] ... [name ...]'."""
+# A command's synopsis: its name, then bracketed arguments and words ('[-u fd] [name ...]').
+_SYNOPSIS = re.compile(
+    r"[\w.-]+(?: +(?:\[[^\]\n]*\]|[\w.-]+))*(?: +\[[^\]\n]*\])(?: +(?:\[[^\]\n]*\]|[\w.-]+))*"
+)
 HEADING_MAX_WORDS = 12
 CENTRED_INDENT = 10
 """Least indent of a centred title line (licence titles sit 20-30 spaces in)."""
@@ -487,8 +494,12 @@ class _Analyser:
             return self._entry(i, i, *inline)
         term_end = self._term_end(i)
         if term_end >= 0:
-            if indent == 0 and (
-                _CAPS.fullmatch(ln.content(i)) or _UNCASED_TITLE.fullmatch(ln.content(i))
+            # A man page's section title; where the text marks its headings ('# NAME', a
+            # man page or an HTML <dl> written as Markdown), an entry's ('MAILCHECK').
+            if (
+                indent == 0
+                and not self.marked
+                and (_CAPS.fullmatch(ln.content(i)) or _UNCASED_TITLE.fullmatch(ln.content(i)))
             ):
                 return self._heading(i, i, 1)
             if indent <= 4 and self._subheading(i):
@@ -780,7 +791,9 @@ class _Analyser:
         """Line i can be a term standing above its description: short, no closing comma or
         full stop (an option may end in one: '~.')."""
         content = self.l.content(i)
-        if len(content) > HEADING_MAX_CHARS:
+        if len(content) > HEADING_MAX_CHARS and not (
+            len(content) <= SYNOPSIS_MAX_CHARS and _SYNOPSIS.fullmatch(content)
+        ):
             return False
         return not (content[-1] in ".,;:" and not _OPTIONISH.match(content))
 

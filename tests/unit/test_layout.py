@@ -835,3 +835,22 @@ def test_a_link_to_a_numbered_change_is_content_other_links_alone_are_not(
 ) -> None:
     passages = Passages.read(f"Changes:\n\n{item}\n")
     assert passages.links_only(len(passages.spans) - 1) is alone
+
+
+def test_an_unwrapped_man_page_keeps_its_capitalised_terms_and_long_synopses() -> None:
+    # a man page written as Markdown (from its roff source, or an HTML <dl>): the margin
+    # holds terms, and '#' marks the headings, so 'MAILCHECK' is an entry, not a section;
+    # a command's synopsis is one line however long, and its options are inside it
+    synopsis = "read [-ers] [-a aname] [-d delim] [-i text] [-n nchars] [-p prompt] [name ...]"
+    text = (
+        "# Shell Variables\n\nMAILCHECK\n    Specifies how often bash checks for mail.\n\n"
+        f"# SHELL BUILTIN COMMANDS\n\n{synopsis}\n    One line is read.\n\n"
+        "    -a aname\n        The words are assigned to an array.\n"
+    )
+    s = analyse(text)
+    assert _describes(text, s, "Specifies how often", "MAILCHECK")
+    option = _find(text, s, Kind.TERM, "-a aname")
+    assert _find(text, s, Kind.TERM, "read [-ers]") in s.ancestors(option)
+    # a man page as `man` shows it keeps its section titles
+    shown = "SHELL VARIABLES\n       MAILCHECK\n              Specifies how often.\n"
+    assert _kinds(shown)[0] == "HEADING"
