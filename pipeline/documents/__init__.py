@@ -6,7 +6,8 @@ sniff.py   the file type, told from content: PDF, HTML or text; binary formats r
 decode.py  bytes -> str by BOM, else UTF-8, else the charset the file declares
 html.py    the visible text of an HTML page as Markdown, in one linear pass
 pod.py     Perl's POD (.pod files, and .pm files' documentation) as Markdown
-roff.py    man pages in roff source as Markdown, as `man` shows them (escapes: roff_escapes.py)
+roff.py    man pages in roff source as Markdown: requests, macros, conditions (escapes:
+           roff_escapes.py); man.py writes the man(7) macros, mdoc.py the BSD mdoc(7) ones
 blocks.py  the Markdown blocks pod.py and roff.py write
 pdf.py     PDF text with page starts, parsed in a capped child process (pdf_worker.py,
            which reads a page drawn across two columns column by column)

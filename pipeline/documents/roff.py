@@ -1,14 +1,10 @@
-"""Manual pages in roff source (the man(7) macros) as Markdown, in the shapes html.py writes.
+"""Manual pages in roff source as Markdown: roff itself, read before a macro package writes.
 
 A man page as shipped (`ls.1`, a project's `doc/tool.1`) is roff: read as text, answers
-carried '\\fB\\-p\\fR same as \\fB\\-\\-preserve\\fR=\\fI\\,mode\\/\\fR'. Read here as `man` shows
-it, in the Markdown the other readers write:
+carried '\\fB\\-p\\fR same as \\fB\\-\\-preserve\\fR=\\fI\\,mode\\/\\fR'. Here the page is read
+as `man` reads it, line by line, and written by man.py (the man(7) macros) or mdoc.py (the
+BSD mdoc(7) macros) in the Markdown the other readers write:
 
-- `.SH`/`.SS` are `#`/`##` headings;
-- `.TP` and `.IP tag` entries are a term line with the description indented
-  DESCRIPTION_INDENT below it (as html.py writes a `<dl>`), `.IP \\(bu` a `-` item, and
-  `.RS`/`.RE` nest them;
-- filled text is joined into paragraphs, `.nf`/`.fi` and `.EX`/`.EE` blocks are fenced code;
 - escapes read as what they print (roff_escapes.py): fonts dropped, `\\-` a hyphen, `\\(em`
   a dash, strings the page defines (`.ds`) interpolated;
 - the page's own macros (`.de`) are expanded, with their arguments, and conditions
@@ -23,10 +19,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
-from pipeline.documents.blocks import Blocks
-from pipeline.documents.html import DESCRIPTION_INDENT
+from pipeline.documents.man import ManWriter
 from pipeline.documents.roff_escapes import expand
 
 MAX_EXPANDED_LINES = 200_000
@@ -34,13 +28,11 @@ MAX_EXPANDED_LINES = 200_000
 macros to a few thousand lines; a macro calling itself, or a chain that doubles, to any."""
 _MAX_DEPTH = 32
 _CHECK_EVERY = 2_048
-_PAGE_MACROS = re.compile(r"^[.'][ \t]*(?:TH|SH)[ \t]", re.MULTILINE)
+_PAGE_MACROS = re.compile(r"^[.'][ \t]*(?:TH|SH|Dd|Sh)[ \t]", re.MULTILINE)
 _FIRST_REQUEST = re.compile(r"[.'][ \t]*(?:\\\"|[a-zA-Z]{1,4}(?:\s|$))")
 _CONTROL = re.compile(r"[.'][ \t]*([^\s\\]+)")
 _MAN_STRINGS = {"R": "\u00ae", "lq": "\u201c", "rq": "\u201d", "Tm": "\u2122", "S": ""}
 """Strings man(7) defines for every page."""
-_BULLETS = frozenset(("\u2022", "*", "-", "\u00b7", "o", "+"))
-_NUMBERED = re.compile(r"\(?(\d+|[a-zA-Z])[.)]$")
 # Requests that only set layout, fonts, hyphenation, registers or traps, or that reach
 # outside the text (so, mso, pso, sy, open, cf, nx, rd, pi, tm, ...): nothing to read.
 _IGNORED = frozenset(
@@ -63,8 +55,9 @@ def looks_like_roff(text: str) -> bool:
 
 def roff_text(source: str, check: Callable[[], None] | None = None) -> str:
     """The page in `source` as Markdown (see the module docstring)."""
-    writer = _ManWriter()
-    _Reader(writer, check).read(_logical_lines(source))
+    strings = dict(_MAN_STRINGS)
+    writer = ManWriter(lambda text: expand(text, strings))
+    _Reader(writer, strings, check).read(_logical_lines(source))
     return writer.finish()
 
 
@@ -85,10 +78,12 @@ def _logical_lines(source: str) -> Iterator[str]:
 class _Reader:
     """Requests, conditions, strings and macros: what roff does before a macro package writes."""
 
-    def __init__(self, writer: _ManWriter, check: Callable[[], None] | None) -> None:
+    def __init__(
+        self, writer: ManWriter, strings: dict[str, str], check: Callable[[], None] | None
+    ) -> None:
         self.writer = writer
         self.check = check
-        self.strings = dict(_MAN_STRINGS)
+        self.strings = strings  # the page's, shared with the writer's `expand`
         self.macros: dict[str, list[str]] = {}
         self.last_ie = True
         self.expanded = 0
@@ -127,7 +122,7 @@ class _Reader:
         elif name == "nop" and depth < _MAX_DEPTH:
             self.line(rest.lstrip(), lines, depth + 1)
         elif name not in _IGNORED:
-            self.writer.macro(name, [expand(a, self.strings) for a in arguments(rest)])
+            self.writer.macro(name, arguments(rest))
 
     def define(self, name: str, args: list[str], lines: Iterator[str]) -> None:
         """`.de NAME [END]`: the lines up to `..` (or `.END`) are the macro's body."""
@@ -271,252 +266,3 @@ def _skip_block(body: str, lines: Iterator[str]) -> None:
         if line is None:
             return
         depth += line.count("\\{") - line.count("\\}")
-
-
-@dataclass
-class _Margin:
-    """What a `.RS` saves and its `.RE` restores: where paragraphs and entries go."""
-
-    base: int
-    content: int
-    in_entry: bool
-
-
-class _ManWriter:
-    """The man(7) macros written as Markdown blocks (see the module docstring)."""
-
-    def __init__(self) -> None:
-        self.blocks = Blocks()
-        self.words: list[str] = []
-        self.base = 0  # where entries and paragraphs start
-        self.content = 0  # where the text being written goes: an entry's description is deeper
-        self.in_entry = False
-        self.saved: list[_Margin] = []
-        self.pending = ""  # "heading1", "heading2" or "term": what the next line of text is
-        self.item = ""  # a list item's marker, for its first paragraph
-        self.tight = False  # the last block was a term: its description joins it
-        self.broken = False  # a line break (.br) ended the last block: the next one joins it
-        self.literal: list[str] | None = None  # the lines of a .nf or .EX block
-        self.glued = False  # the last line ended with \c: the next one runs on
-        self.link = ""
-
-    def finish(self) -> str:
-        self._flush()
-        self._end_literal()
-        return self.blocks.text()
-
-    def text(self, line: str, glued: bool = False) -> None:
-        """A line of text, from the page or from a font macro's arguments."""
-        if self.literal is not None:
-            self.literal.append(line)
-            return
-        if self.pending:
-            self._pending_line(line)
-            return
-        if not line.strip():
-            self._flush()  # a blank line is a paragraph break
-            return
-        if line[:1] in (" ", "\t"):
-            self._flush(then_tight=True)  # a line opening with a space starts a new line
-        words = " ".join(line.split())  # roff's two spaces after a sentence are one here
-        if self.glued and self.words:
-            self.words[-1] += words
-        else:
-            self.words.append(words)
-        self.glued = glued
-
-    def macro(self, name: str, args: list[str]) -> None:
-        handler = _MACROS.get(name)
-        if handler is not None:
-            handler(self, args)
-        elif args:  # a macro this page uses but never defines: its words are kept
-            self.text(" ".join(args))
-
-    def _pending_line(self, line: str) -> None:
-        pending, self.pending = self.pending, ""
-        text = " ".join(line.split())
-        if pending.startswith("heading"):
-            self._heading(int(pending[-1]), text)
-        else:
-            self._term(text)
-
-    def _heading(self, level: int, text: str) -> None:
-        self._flush()
-        self._end_literal()
-        self.saved.clear()
-        self.base = self.content = 0
-        self.in_entry = False
-        self.blocks.write("#" * level + " " + text)
-
-    def _term(self, text: str) -> None:
-        self.blocks.write(text, self.base, tight=self.tight)
-        self.tight = True
-        self.in_entry = True
-        self.content = self.base + DESCRIPTION_INDENT
-
-    def _flush(self, then_tight: bool = False) -> None:
-        """The words so far as a paragraph; `then_tight` for a line break inside one: the
-        next line follows this one with no blank line between."""
-        if self.pending == "term":
-            self.pending = ""
-        if not self.words:
-            self.broken = self.broken and then_tight
-            return
-        text = " ".join(self.words)
-        self.words = []
-        self.glued = False
-        if self.item:
-            text, self.item = self.item + text, ""
-            self.blocks.write(text, self.base, tight=self.tight)
-        else:
-            self.blocks.write(text, self.content, tight=self.tight or self.broken)
-        self.tight = False
-        self.broken = then_tight
-
-    def _end_literal(self) -> None:
-        if self.literal is not None:
-            lines, self.literal = self.literal, None
-            self.blocks.code("\n".join(lines), self.content, tight=self.tight)
-            self.tight = False
-
-    # The man(7) macros, and the requests that break lines.
-
-    def section(self, args: list[str], level: int = 1) -> None:
-        if args:
-            self._heading(level, " ".join(args))
-        else:
-            self._flush()
-            self.pending = f"heading{level}"
-
-    def subsection(self, args: list[str]) -> None:
-        self.section(args, 2)
-
-    def paragraph(self, args: list[str]) -> None:
-        self._flush()
-        self.in_entry = False
-        self.content = self.base
-        self.item = ""
-
-    def tagged(self, args: list[str]) -> None:
-        """.TP: the next line is the term, the lines after it its description."""
-        self._flush()
-        self.item = ""
-        self.pending = "term"
-
-    def another_tag(self, args: list[str]) -> None:
-        """.TQ: the next line is one more term of the same entry."""
-        self._flush()
-        self.tight = True
-        self.pending = "term"
-
-    def indented(self, args: list[str]) -> None:
-        """.IP [tag]: an entry (or a list item, for a bullet or a number) with its tag, or
-        a further paragraph of the entry before it."""
-        self._flush()
-        tag = " ".join(args[:1]).strip()
-        if tag in _BULLETS or _NUMBERED.match(tag):
-            self.item = ("- " if tag in _BULLETS else tag + " ") if tag else ""
-            self.content = self.base + len(self.item)
-            self.in_entry = True
-        elif tag:
-            self.item = ""
-            self._term(tag)
-        elif not self.in_entry:
-            self.content = self.base
-
-    def shift_right(self, args: list[str]) -> None:
-        """.RS: what follows nests inside the current entry (at the margin, outside one)."""
-        self._flush()
-        self.saved.append(_Margin(self.base, self.content, self.in_entry))
-        self.base = self.content if self.in_entry else self.base
-        self.content = self.base
-        self.in_entry = False
-
-    def shift_left(self, args: list[str]) -> None:
-        self._flush()
-        if self.saved:
-            margin = self.saved.pop()
-            self.base, self.content, self.in_entry = margin.base, margin.content, margin.in_entry
-
-    def line_break(self, args: list[str]) -> None:
-        if self.literal is None:
-            self._flush(then_tight=True)
-
-    def space(self, args: list[str]) -> None:
-        if self.literal is not None:
-            self.literal.append("")
-        else:
-            self._flush()
-
-    def no_fill(self, args: list[str]) -> None:
-        self._flush()
-        if self.literal is None:
-            self.literal = []
-
-    def fill(self, args: list[str]) -> None:
-        self._end_literal()
-
-    def font(self, args: list[str]) -> None:
-        if args:
-            self.text(" ".join(args))
-
-    def alternating(self, args: list[str]) -> None:
-        if args:
-            self.text("".join(args))
-
-    def link_start(self, args: list[str]) -> None:
-        self.link = args[0] if args else ""
-
-    def link_end(self, args: list[str]) -> None:
-        if self.link and not any(self.link in word for word in self.words[-3:]):
-            self.words.append(f"<{self.link}>")
-        self.link = ""
-        if args and self.words:
-            self.words[-1] += args[0]
-
-    def synopsis(self, args: list[str]) -> None:
-        self._flush()
-        if args:
-            self.words.append(args[0])
-
-    def synopsis_option(self, args: list[str]) -> None:
-        self.words.append("[" + " ".join(args) + "]")
-
-
-_MACROS: dict[str, Callable[[_ManWriter, list[str]], None]] = {
-    "SH": _ManWriter.section,
-    "SS": _ManWriter.subsection,
-    "PP": _ManWriter.paragraph,
-    "LP": _ManWriter.paragraph,
-    "P": _ManWriter.paragraph,
-    "HP": _ManWriter.paragraph,
-    "TP": _ManWriter.tagged,
-    "TQ": _ManWriter.another_tag,
-    "IP": _ManWriter.indented,
-    "RS": _ManWriter.shift_right,
-    "RE": _ManWriter.shift_left,
-    "br": _ManWriter.line_break,
-    "sp": _ManWriter.space,
-    "nf": _ManWriter.no_fill,
-    "EX": _ManWriter.no_fill,
-    "fi": _ManWriter.fill,
-    "EE": _ManWriter.fill,
-    "B": _ManWriter.font,
-    "I": _ManWriter.font,
-    "SM": _ManWriter.font,
-    "SB": _ManWriter.font,
-    "BR": _ManWriter.alternating,
-    "BI": _ManWriter.alternating,
-    "IB": _ManWriter.alternating,
-    "IR": _ManWriter.alternating,
-    "RB": _ManWriter.alternating,
-    "RI": _ManWriter.alternating,
-    "UR": _ManWriter.link_start,
-    "MT": _ManWriter.link_start,
-    "UE": _ManWriter.link_end,
-    "ME": _ManWriter.link_end,
-    "SY": _ManWriter.synopsis,
-    "OP": _ManWriter.synopsis_option,
-    "YS": _ManWriter.paragraph,
-    "TH": lambda writer, args: None,
-}

@@ -1,6 +1,7 @@
 """Answers on real documents, read as a user reads them: right, and clean.
 
     python tests/bench/eval_realdocs.py [--set main|fresh] [--split all|dev|eval] [--show]
+                                        [--source]
 
 tests/bench/realdocs/ holds whole public documents nobody wrote for longdoc (man pages,
 licences, HTML library docs, changelogs, PDF reports, a long Markdown README; sources and
@@ -70,6 +71,9 @@ SHAPE_OF = {
     "vim-usr_04.txt": "vim help",
     "passwd.ja.1.txt": "man page",
 }
+SOURCES = {"bash.1.txt": "raw/bash.1", "ssh.1.txt": "raw/ssh.1", "xz.1.txt": "raw/xz.1"}
+"""Man pages whose roff source is kept beside the rendered text (man(7), mdoc(7), man(7)):
+`--source` asks their questions of the source, as a user who has only the .1 file would."""
 QUESTION_SETS = {"main": "questions.jsonl", "fresh": "questions-fresh.jsonl"}
 """main: the set the engine was worked on; fresh: questions written afterwards on other
 documents, to check the figure is not tuned to the main set."""
@@ -156,21 +160,27 @@ def main() -> None:
     parser.add_argument("--show", action="store_true", help="Print every answer.")
     parser.add_argument("--kind", help="Only questions of this kind (fact, table, steps, ...).")
     parser.add_argument("--set", choices=sorted(QUESTION_SETS), default="main")
+    parser.add_argument(
+        "--source", action="store_true", help="Ask the man pages' questions of their roff source."
+    )
     args = parser.parse_args()
     settings = Settings(cache="off")  # a cached reading would hide a change of the engine
     questions = [q for q in load(args.split, args.set) if not args.kind or q["kind"] == args.kind]
+    if args.source:
+        questions = [q for q in questions if q["doc"] in SOURCES]
     right: dict[str, list[bool]] = defaultdict(list)
     clean: dict[str, list[bool]] = defaultdict(list)
     loaded: dict[str, DocumentText] = {}
     started = time.perf_counter()
     for question in questions:
         # Each document is loaded once (a PDF's parse is the slow part), then asked as loaded.
+        path = HERE / (SOURCES[question["doc"]] if args.source else question["doc"])
         if question["doc"] not in loaded:
-            loaded[question["doc"]] = load_documents(HERE / question["doc"], settings)[0]
+            loaded[question["doc"]] = load_documents(path, settings)[0]
         document = loaded[question["doc"]]
         result = ask(document, question["question"], settings=settings)
         text = document.text
-        shape = SHAPE_OF[question["doc"]]
+        shape = SHAPE_OF[question["doc"]] + (" source" if args.source else "")
         ok = is_right(question, result)
         right[shape].append(ok)
         issues = [] if not_found(result.answer) else problems(result, text)

@@ -145,3 +145,75 @@ def test_a_man_page_source_is_answered_without_its_markup(tmp_path: Path) -> Non
     assert "\\f" not in result.answer
     cited = result.citations[0]
     assert cited.quote in from_bytes(path.read_bytes(), "frob.1", Settings()).text
+
+
+MDOC_PAGE = r""".\" A BSD-style page, written for these tests.
+.Dd $Mdocdate: March 1 2026 $
+.Dt TUNNEL 1
+.Os
+.Sh NAME
+.Nm tunnel
+.Nd forward ports over a link
+.Sh SYNOPSIS
+.Nm tunnel
+.Op Fl 46v
+.Op Fl L Oo Ar bind : Oc Ns Ar port
+.Ar host
+.Sh DESCRIPTION
+.Nm
+forwards
+.Ux Ns -domain
+sockets and TCP ports; see
+.Xr ssh 1 .
+The options are as follows:
+.Bl -tag -width Ds
+.It Fl 4
+Use IPv4 addresses only.
+.It Fl L Xo
+.Sm off
+.Oo Ar bind : Oc
+.Ar port : host : hostport
+.Sm on
+.Xc
+Forward a local port.
+.Pp
+Only root may forward ports below 1024.
+.It Fl e Ar char
+Set the escape character (default:
+.Ql ~ ) .
+A dot
+.Pq Ql \&.
+after it closes the link.
+.El
+.Sh EXAMPLES
+.Bl -bullet
+.It
+Forward port 80:
+.Dl $ tunnel -L 8080:localhost:80 gate
+.El
+.Bd -literal -offset indent
+$ tunnel -4 gate
+.Ed
+"""
+
+
+def test_mdoc_macros_read_as_markdown() -> None:
+    text = roff_text(MDOC_PAGE)
+    assert text.startswith("# NAME\n\ntunnel \u2014 forward ports over a link\n\n# SYNOPSIS")
+    assert "tunnel [-46v] [-L [bind:]port] host" in text
+    assert "tunnel forwards UNIX-domain sockets and TCP ports; see ssh(1). The options" in text
+    assert "-4\n    Use IPv4 addresses only." in text
+    assert "-L [bind:]port:host:hostport\n    Forward a local port.\n\n    Only root may" in text
+    assert "-e char\n    Set the escape character (default: \u2018~\u2019)." in text
+    assert "A dot (\u2018.\u2019) after it closes the link." in text
+    assert "- Forward port 80:\n\n  ```\n  $ tunnel -L 8080:localhost:80 gate\n  ```" in text
+    assert "```\n$ tunnel -4 gate\n```" in text
+    assert ".It" not in text
+
+
+def test_an_mdoc_page_is_answered_as_its_entries(tmp_path: Path) -> None:
+    path = tmp_path / "tunnel.1"
+    path.write_text(MDOC_PAGE)
+    result = ask([path], "Who may forward ports below 1024?", settings=Settings())
+    assert "-L [bind:]port:host:hostport" in result.answer
+    assert "Only root may forward ports below 1024." in result.answer
