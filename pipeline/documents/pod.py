@@ -10,8 +10,10 @@ paragraph:
 - `=over`/`=item`/`=back` lists are `-` or `1.` items, or, when an item names a thing
   (`=item -v`, `=item How do I ...?`), a definition entry: the item on a line, its
   paragraphs indented DESCRIPTION_INDENT below it, as html.py writes a `<dl>`;
-- verbatim (indented) paragraphs are fenced code; Perl code outside the documentation
-  (before the first command, after `=cut`) is fenced code too, so nothing is lost;
+- verbatim (indented) paragraphs are fenced code; the Perl code around the documentation
+  (before the first command, after `=cut`) is left out, as perldoc and pod2text leave it:
+  on Getopt::Long's .pm, 1,600 lines of code around the manual, 'Why do I get Undefined
+  subroutine &main::GetOptions called?' was answered with '# Call main routine.';
 - `=begin`/`=end` and `=for` blocks for other formatters (`html`, `man`) are skipped, as
   pod2text skips them: they repeat the text for their formatter;
 - formatting codes read as their text: `B<bold>` and `F<file>` as the words, `C<code>` in
@@ -60,27 +62,24 @@ def looks_like_pod(text: str) -> bool:
 def pod_text(source: str, check: Callable[[], None] | None = None) -> str:
     """The POD in `source` as Markdown (see the module docstring)."""
     writer = _Writer()
-    for count, (kind, body) in enumerate(_paragraphs(source.replace("\r\n", "\n"))):
+    for count, paragraph in enumerate(_paragraphs(source.replace("\r\n", "\n"))):
         if check is not None and count % _CHECK_EVERY == 0:
             check()
-        writer.add(kind, body)
+        writer.add(paragraph)
     return writer.finish()
 
 
-def _paragraphs(source: str) -> Iterator[tuple[str, str]]:
-    """("code", text) for Perl outside the documentation, ("pod", paragraph) inside it."""
+def _paragraphs(source: str) -> Iterator[str]:
+    """The paragraphs of the documentation: from a command opening a line to `=cut`."""
     pos = 0
     while pos < len(source):
         start = _LINE_COMMAND.search(source, pos)
-        code_end = len(source) if start is None else start.start()
-        if source[pos:code_end].strip():
-            yield "code", source[pos:code_end]
         if start is None:
             return
-        pos = code_end
+        pos = start.start()
         for paragraph in _split(source, pos):
             text, pos = paragraph
-            yield "pod", text
+            yield text
             if text.startswith("=cut") and not text[4:5].isalnum():
                 break
         else:
@@ -120,11 +119,7 @@ class _Writer:
         self._item = ""  # an item marker ('- ', '1. ') waiting for its first paragraph
         self._tight = False  # the last block was an entry's term: the next one joins it
 
-    def add(self, kind: str, body: str) -> None:
-        if kind == "code":
-            self._flush_verbatim()
-            self._blocks.code(body)
-            return
+    def add(self, body: str) -> None:
         command = _COMMAND.match(body)
         if self._skipping:
             if command and command.group(1) == "end":

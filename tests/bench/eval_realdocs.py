@@ -70,6 +70,7 @@ SHAPE_OF = {
     "python-policy.html": "html docs",
     "vim-usr_04.txt": "vim help",
     "passwd.ja.1.txt": "man page",
+    "Getopt-Long.pm": "perl pod",
 }
 SOURCES = {"bash.1.txt": "raw/bash.1", "ssh.1.txt": "raw/ssh.1", "xz.1.txt": "raw/xz.1"}
 """Man pages whose roff source is kept beside the rendered text (man(7), mdoc(7), man(7)):
