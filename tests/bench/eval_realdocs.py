@@ -112,7 +112,7 @@ def is_right(question: dict[str, Any], result: AskResult) -> bool:
 def problems(result: AskResult, text: str) -> list[str]:
     """Why the answer does not read clean; empty when it does."""
     found: list[str] = []
-    if _WRAP.search(_FENCED.sub("", result.answer)):
+    if _wrapped(_FENCED.sub("", result.answer)):
         found.append("hard-wrap")
     shown = [c for c in result.citations if normalize(c.quote) in normalize(result.answer)]
     for citation in shown:
@@ -130,6 +130,16 @@ def problems(result: AskResult, text: str) -> list[str]:
     if len(set(sentences)) < len(sentences):
         found.append("duplicate")
     return sorted(set(found))
+
+
+def _wrapped(answer: str) -> bool:
+    """A hard-wrap artefact in the answer; a line that opens with a list item's marker
+    ('a) under this License, ...') is the list's next item, not a wrap."""
+    for match in _WRAP.finditer(answer):
+        newline = answer.find("\n", match.start(), match.end())
+        if newline < 0 or not _MARKER.match(answer[newline + 1 :].lstrip(" \t")):
+            return True
+    return False
 
 
 def _starts_block(text: str, start: int) -> bool:
