@@ -38,10 +38,10 @@ from pipeline.engines.llm.embeddings import embedder
 DESCRIPTION = """Ask questions of long documents and summarize them, with citations that are
 exact character spans (and pages, for PDFs) of the source.
 
-Send documents as JSON text or as uploaded files (text, Markdown, HTML, PDF). Add
-`Accept: text/event-stream` to get progress as server-sent events. When the server has
-API keys set, send `Authorization: Bearer <key>` or `X-API-Key: <key>`. Every error is
-`{"error": {"code", "message", "hint"}}`."""
+Send documents as JSON text or as uploaded files (text, Markdown, HTML, PDF, Word, EPUB,
+man pages, POD). Add `Accept: text/event-stream` to get progress as server-sent events.
+When the server has API keys set, send `Authorization: Bearer <key>` or `X-API-Key: <key>`.
+Every error is `{"error": {"code", "message", "hint"}}`."""
 
 # Schemas only referenced from hand-written request bodies (JSON or multipart on one route).
 _BODY_MODELS = (

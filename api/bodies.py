@@ -40,7 +40,10 @@ UploadedFiles = Annotated[
     list[bytes],
     Field(
         json_schema_extra={"items": {"type": "string", "format": "binary"}},
-        description="Document files: text, Markdown, HTML or PDF (type told from content).",
+        description=(
+            "Document files: text, Markdown, HTML, PDF, Word (.docx), EPUB, man pages in roff "
+            "source or Perl POD (type told from content)."
+        ),
     ),
 ]
 # Multipart fields are text: options arrive as a JSON string, include_documents as "true".
@@ -140,7 +143,7 @@ class MessageForm(BaseModel):
 
     message: Message
     file: UploadedFiles = Field(
-        default_factory=list, description="Documents to attach: text, Markdown, HTML or PDF."
+        default_factory=list, description="Documents to attach (the types /v1/ask reads)."
     )
 
 

@@ -328,8 +328,8 @@ class Settings(BaseSettings):
     load_timeout_s: float = setting(
         60.0,
         gt=0,
-        description="Seconds of CPU one document may take to read (parse HTML or PDF) before "
-        "it is refused.",
+        description="Seconds of CPU one document may take to read (parse HTML, PDF, Word, ...) "
+        "before it is refused.",
     )
     pdf_max_memory_mb: int = setting(
         2048, ge=256, description="Memory cap of the child process that parses a PDF, in MB."

@@ -56,7 +56,7 @@ class UnsupportedTypeError(InputError):
     """A document whose type longdoc cannot read."""
 
     code = "unsupported_type"
-    default_hint = "Send plain text, Markdown, HTML or PDF."
+    default_hint = "Send plain text, Markdown, HTML, PDF, Word (.docx) or EPUB."
 
 
 class TooLargeError(InputError):

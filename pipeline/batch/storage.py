@@ -19,7 +19,10 @@ from typing import Any
 from pipeline.documents.sniff import looks_like_text
 from pipeline.errors import ConfigError, InputError
 
-SUFFIXES = (".txt", ".md", ".markdown", ".html", ".htm", ".pdf")
+SUFFIXES = (
+    ".txt", ".md", ".markdown", ".rst", ".html", ".htm", ".xhtml", ".pdf", ".docx", ".epub",
+    ".pod", ".man",
+)  # fmt: skip
 TEMP_MARK = ".longdoc-tmp-"
 HEAD_BYTES = 4096
 
@@ -243,7 +246,8 @@ def _discover_remote(raw: str) -> tuple[list[tuple[str, str]], list[str]]:
 
 
 def _readable(location: str) -> bool:
-    """Whether a file of a folder is of a type longdoc reads (text, Markdown, HTML, PDF).
+    """Whether a file of a folder is of a type longdoc reads (text, Markdown, HTML, PDF,
+    Word, EPUB, POD; a man page's `.1` is a section number, read as text).
 
     The name says so for most files. README, LICENSE or LGPL-2.1 have no document suffix
     (`.1` is a version), so their first 4 KB decide: text is read, anything else is not.

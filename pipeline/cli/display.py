@@ -120,7 +120,7 @@ def summary_table(outcomes: list[FileOutcome], ignored: list[str]) -> Table:
     if moved:
         table.add_row("renamed", str(len(moved)), "earlier summaries moved to NAME.summary.EXT")
     if ignored:
-        table.add_row("not read", str(len(ignored)), "not text, Markdown, HTML or PDF")
+        table.add_row("not read", str(len(ignored)), "not text, Markdown, HTML, PDF, Word or EPUB")
         for path in ignored:
             table.add_row("", "", escape(storage.name(path)))
     return table

@@ -104,19 +104,21 @@ CHECK_EVERY = 2048
 """Tokens between two calls of `check` (a deadline or cancellation test)."""
 
 
-def html_text(page: str, check: Callable[[], None] | None = None) -> str:
+def html_text(page: str, check: Callable[[], None] | None = None, titled: bool = True) -> str:
     """The visible text of `page` as Markdown, one block per line, whitespace collapsed
     inside lines (not inside `<pre>`), page furniture left out (see the module docstring).
 
     `check` is called every CHECK_EVERY tokens and may raise to stop the work (a deadline
-    passed, the request was cancelled); 2,048 tokens take about a millisecond.
+    passed, the request was cancelled); 2,048 tokens take about a millisecond. `titled`:
+    a page that opens with no title of its own opens with its `<title>` (not an EPUB's
+    chapter, whose `<title>` is the book's, on every chapter).
     """
     text = ""
     if _MAIN_HINT.search(page) is not None:
         text = _read(page, check, only_main=True)
     if not text.strip():
         text = _read(page, check, only_main=False)
-    return _titled(text, page)
+    return _titled(text, page) if titled else text
 
 
 def _titled(text: str, page: str) -> str:

@@ -20,9 +20,12 @@ from pydantic import ValidationError
 from pipeline.config import Settings
 from pipeline.documents.budget import LoadBudget
 from pipeline.documents.decode import decode_text
+from pipeline.documents.docx import docx_text
+from pipeline.documents.epub import epub_text
 from pipeline.documents.pod import looks_like_pod, pod_text
 from pipeline.documents.roff import looks_like_roff, roff_text
 from pipeline.documents.sniff import looks_like_html, sniff_type
+from pipeline.documents.zipped import Archive
 from pipeline.errors import InputError, TooLargeError
 from pipeline.types import DocumentText
 
@@ -112,6 +115,10 @@ def from_bytes(
 
         text, page_starts = pdf_text(raw, name, settings, budget)
         return DocumentText(id=name, text=text, page_starts=page_starts)
+    if kind in ("docx", "epub"):
+        archive = Archive(raw, name, settings.max_document_chars * 4, budget.checker(name))
+        text = docx_text(archive) if kind == "docx" else epub_text(archive)
+        return DocumentText(id=name, text=text)
     text = decode_text(raw, name)
     if kind == "html" or (kind == "text" and looks_like_html(text)):
         from pipeline.documents.html import html_text  # imported late: only HTML needs it

@@ -7,13 +7,14 @@ import re
 from typing import Literal
 
 from pipeline.documents.decode import BOMS
+from pipeline.documents.zipped import zipped_kind
 from pipeline.errors import UnsupportedTypeError
 
-Kind = Literal["pdf", "html", "text"]
+Kind = Literal["pdf", "html", "text", "docx", "epub"]
 
 # Leading bytes of formats that are certainly not text; checked before decoding.
 _BINARY_MAGIC = {
-    b"PK\x03\x04": "a ZIP archive (or a .docx/.xlsx/.pptx/.epub file)",
+    b"PK\x03\x04": "a ZIP archive",  # unless it is a Word document or a book: zipped.py
     b"\x89PNG": "a PNG image",
     b"\xff\xd8\xff": "a JPEG image",
     b"GIF8": "a GIF image",
@@ -37,10 +38,13 @@ _HTML_SUFFIXES = (".html", ".htm", ".xhtml")
 
 
 def sniff_type(raw: bytes, name: str = "") -> Kind:
-    """ "pdf", "html" or "text", from the content (the name only breaks a tie for HTML)."""
+    """ "pdf", "html", "text", "docx" or "epub", from the content (the name only breaks a
+    tie for HTML)."""
     head = raw[:1024]
     if b"%PDF-" in head:
         return "pdf"
+    if raw.startswith(b"PK\x03\x04"):
+        return zipped_kind(raw, name or "the document")
     for magic, what in _BINARY_MAGIC.items():
         if raw.startswith(magic):
             raise UnsupportedTypeError(

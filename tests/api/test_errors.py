@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import io
+import zipfile
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -126,10 +128,17 @@ async def test_body_that_is_neither_json_nor_multipart_is_415(client: httpx.Asyn
     assert_error(response, 415, "unsupported_type")
 
 
+def _workbook() -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("xl/workbook.xml", "<workbook/>")
+    return buffer.getvalue()
+
+
 @pytest.mark.parametrize(
     "data",
-    [b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", b"PK\x03\x04\x14\x00\x06\x00", b"abc\x00\x01\x02def"],
-    ids=["png", "docx-zip", "nul-bytes"],
+    [b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", _workbook(), b"abc\x00\x01\x02def"],
+    ids=["png", "xlsx-zip", "nul-bytes"],
 )
 async def test_binary_upload_is_415_whatever_its_name(
     client: httpx.AsyncClient, data: bytes
@@ -148,8 +157,9 @@ async def test_binary_upload_is_415_whatever_its_name(
         ("locked.pdf", encrypted_pdf_bytes(["Ada founded Acme."]), "encrypted"),
         ("broken.pdf", b"%PDF-1.7\n1 0 obj << /Type /Catalog", "not a readable PDF"),
         ("scan.pdf", pdf_bytes(["", ""]), "no extractable text"),
+        ("cut.docx", b"PK\x03\x04\x14\x00\x06\x00", "damaged ZIP archive"),
     ],
-    ids=["empty", "not-utf8", "encrypted-pdf", "malformed-pdf", "no-text-pdf"],
+    ids=["empty", "not-utf8", "encrypted-pdf", "malformed-pdf", "no-text-pdf", "damaged-docx"],
 )
 async def test_unusable_document_is_422_saying_why(
     client: httpx.AsyncClient, name: str, data: bytes, words: str

@@ -1527,8 +1527,7 @@ class _Scorer:
         # The groups the document's title holds: required only of a passage that names
         # another thing by one of their words, and then of its names (see finish).
         self.title_required = [
-            [s for t in g for s in [*variants.get(t, [t]), *aliases.get(t, [])]]
-            for g in by_title
+            [s for t in g for s in [*variants.get(t, [t]), *aliases.get(t, [])]] for g in by_title
         ]
         # ... as the question writes them: the MPL's 'Mozilla Foundation is the license
         # steward' writes 'Mozilla', the MPL's name as its text spells it, not the 'MPL' asked

@@ -1,0 +1,258 @@
+"""A Word document (.docx) as Markdown: headings, list items, tables and footnotes as a
+reader sees them, in the shapes html.py writes.
+
+WordprocessingML keeps the text in `word/document.xml`, paragraph by paragraph (`w:p`),
+with what a paragraph is in its style: `Heading1`, or a style whose name is 'heading 1'
+(a French Word names it 'Titre 1', keeping the outline level), or any style with an outline
+level. A paragraph with numbering (`w:numPr`, its own or its style's) is a list item:
+`numbering.xml` tells bullets ('- ') from numbers ('1.'). Tables (`w:tbl`) are pipe tables
+with their first row as the header. Text is what Word shows: inserted text of tracked
+changes is in, deleted text is out, field codes ('TOC \\o') are out and their results in.
+Footnotes and endnotes follow the text, numbered as their references in it are.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from xml.etree.ElementTree import Element
+
+from pipeline.documents.blocks import Blocks
+from pipeline.documents.zipped import Archive
+
+W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+_STRICT = (b"http://purl.oclc.org/ooxml/wordprocessingml/main", W[1:-1].encode())
+"""Strict OOXML's namespace for the same elements, read as the usual one."""
+_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
+_SKIPPED = frozenset(
+    W + tag for tag in ("del", "delText", "instrText", "pPr", "rPr", "moveFrom", "sectPr")
+) | {_FALLBACK}
+"""What Word does not show in the text: deleted text, field codes, properties, and a
+drawing's fallback copy of its text box."""
+_CONTAINERS = frozenset(W + tag for tag in ("sdt", "sdtContent", "customXml", "ins", "moveTo"))
+"""Elements of the body that hold paragraphs and tables."""
+_HEADING_NAME = re.compile(r"(?:heading|title)\s*(\d?)$", re.IGNORECASE)
+_NOT_NOTES = frozenset(("separator", "continuationSeparator", "continuationNotice"))
+
+
+def _attribute(element: Element | None, name: str) -> str | None:
+    return None if element is None else element.get(W + name)
+
+
+@dataclass
+class _Style:
+    level: int = 0  # heading level, 0 for none
+    numbered: tuple[str, str] | None = None  # (numId, ilvl) a list style gives
+    based_on: str = ""
+
+
+@dataclass
+class _Lists:
+    """Numbering definitions, and the count of each list's items so far."""
+
+    formats: dict[tuple[str, str], str] = field(default_factory=dict)  # (numId, ilvl) -> fmt
+    counts: dict[tuple[str, int], int] = field(default_factory=dict)
+
+    def marker(self, num_id: str, level: int) -> str:
+        if self.formats.get((num_id, str(level)), "bullet") in ("bullet", "none"):
+            return "- "
+        for deeper in [key for key in self.counts if key[0] == num_id and key[1] > level]:
+            del self.counts[deeper]  # a new item restarts the lists below it
+        count = self.counts.get((num_id, level), 0) + 1
+        self.counts[(num_id, level)] = count
+        number_format = self.formats.get((num_id, str(level)), "")
+        if number_format in ("lowerLetter", "upperLetter") and count <= 26:
+            letter = chr(ord("a") + count - 1)
+            return f"{letter.upper() if number_format == 'upperLetter' else letter}. "
+        return f"{count}. "
+
+
+def docx_text(archive: Archive) -> str:
+    """The document's text as Markdown (see the module docstring)."""
+    styles = _styles(archive)
+    lists = _lists(archive)
+    root = archive.xml("word/document.xml", _STRICT)
+    body = root.find(W + "body")
+    blocks = Blocks()
+    last_item = False
+    for element in _body_blocks(body if body is not None else root):
+        archive.check()
+        if element.tag == W + "tbl":
+            _write_table(blocks, element)
+            last_item = False
+            continue
+        text = paragraph_text(element)
+        if not text:
+            continue
+        level, numbered = _paragraph_kind(element, styles)
+        if level:
+            blocks.write("#" * min(level, 6) + " " + text)
+            last_item = False
+        elif numbered is not None and numbered[0] != "0":
+            depth = int(numbered[1]) if numbered[1].isdigit() else 0
+            marker = lists.marker(numbered[0], depth)
+            blocks.write(marker + text, 2 * depth, tight=last_item)
+            last_item = True
+        else:
+            blocks.write(text)
+            last_item = False
+    for part, title in (("word/footnotes.xml", "Footnotes"), ("word/endnotes.xml", "Endnotes")):
+        notes = _notes(archive, part)
+        if notes:
+            blocks.write("# " + title)
+            for number, text in notes:
+                blocks.write(f"[{number}] {text}")
+    return blocks.text()
+
+
+def _body_blocks(body: Element) -> Iterator[Element]:
+    """The body's paragraphs and tables in order, out of the containers that hold them."""
+    stack = [iter(body)]
+    while stack:
+        element = next(stack[-1], None)
+        if element is None:
+            stack.pop()
+        elif element.tag in (W + "p", W + "tbl"):
+            yield element
+        elif element.tag in _CONTAINERS:
+            stack.append(iter(element))
+
+
+def paragraph_text(paragraph: Element) -> str:
+    """What the paragraph shows, its whitespace collapsed (see the module docstring)."""
+    parts: list[str] = []
+    stack = [iter(paragraph)]
+    while stack:  # a loop, not recursion: nesting in a part is the sender's to choose
+        element = next(stack[-1], None)
+        if element is None:
+            stack.pop()
+            continue
+        tag = element.tag
+        if tag in _SKIPPED:
+            continue
+        if tag == W + "t":
+            parts.append(element.text or "")
+        elif tag in (W + "tab", W + "br", W + "cr"):
+            parts.append(" ")
+        elif tag == W + "noBreakHyphen":
+            parts.append("-")
+        elif tag in (W + "footnoteReference", W + "endnoteReference"):
+            parts.append(f"[{_attribute(element, 'id')}]")
+        elif tag == W + "p" and parts:  # a text box's paragraph inside this one
+            parts.append(" ")
+        stack.append(iter(element))
+    return " ".join("".join(parts).split())
+
+
+def _paragraph_kind(
+    paragraph: Element, styles: dict[str, _Style]
+) -> tuple[int, tuple[str, str] | None]:
+    """(heading level or 0, (numId, ilvl) or None) from the paragraph's properties and style."""
+    properties = paragraph.find(W + "pPr")
+    style_id = _attribute(properties.find(W + "pStyle") if properties is not None else None, "val")
+    level, numbered = _style_kind(style_id or "", styles)
+    if properties is not None:
+        outline = _attribute(properties.find(W + "outlineLvl"), "val")
+        if outline is not None and outline.isdigit() and int(outline) < 9:
+            level = int(outline) + 1
+        own = _numbering(properties.find(W + "numPr"))
+        if own is not None:
+            numbered = (own[0], own[1] or (numbered[1] if numbered else "0"))
+    return level, numbered
+
+
+def _style_kind(style_id: str, styles: dict[str, _Style]) -> tuple[int, tuple[str, str] | None]:
+    """A style's heading level and numbering, inherited through `basedOn` (cycles end)."""
+    level, numbered, seen = 0, None, set()
+    while style_id and style_id not in seen:
+        seen.add(style_id)
+        style = styles.get(style_id)
+        if style is None:
+            break
+        level = level or style.level
+        numbered = numbered or style.numbered
+        style_id = style.based_on
+    return level, numbered
+
+
+def _numbering(element: Element | None) -> tuple[str, str] | None:
+    """(numId, ilvl) of a `w:numPr`; ilvl '' when it gives none."""
+    if element is None:
+        return None
+    num_id = _attribute(element.find(W + "numId"), "val")
+    return None if num_id is None else (num_id, _attribute(element.find(W + "ilvl"), "val") or "")
+
+
+def _styles(archive: Archive) -> dict[str, _Style]:
+    if not archive.has("word/styles.xml"):
+        return {}
+    styles = {}
+    for element in archive.xml("word/styles.xml", _STRICT).iter(W + "style"):
+        style_id = _attribute(element, "styleId")
+        if not style_id or _attribute(element, "type") not in (None, "paragraph"):
+            continue
+        style = _Style(based_on=_attribute(element.find(W + "basedOn"), "val") or "")
+        name = _attribute(element.find(W + "name"), "val") or ""
+        named = _HEADING_NAME.match(name)
+        properties = element.find(W + "pPr")
+        outline = _attribute(
+            properties.find(W + "outlineLvl") if properties is not None else None, "val"
+        )
+        if named:
+            style.level = int(named.group(1) or 1)
+        elif outline is not None and outline.isdigit() and int(outline) < 9:
+            style.level = int(outline) + 1
+        if properties is not None:
+            numbered = _numbering(properties.find(W + "numPr"))
+            style.numbered = (numbered[0], numbered[1] or "0") if numbered else None
+        styles[style_id] = style
+    return styles
+
+
+def _lists(archive: Archive) -> _Lists:
+    lists = _Lists()
+    if not archive.has("word/numbering.xml"):
+        return lists
+    root = archive.xml("word/numbering.xml", _STRICT)
+    abstract: dict[str, dict[str, str]] = {}
+    for definition in root.iter(W + "abstractNum"):
+        levels = abstract.setdefault(_attribute(definition, "abstractNumId") or "", {})
+        for lvl in definition.iter(W + "lvl"):
+            levels[_attribute(lvl, "ilvl") or "0"] = (
+                _attribute(lvl.find(W + "numFmt"), "val") or "bullet"
+            )
+    for num in root.iter(W + "num"):
+        defined = abstract.get(_attribute(num.find(W + "abstractNumId"), "val") or "", {})
+        for level, number_format in defined.items():
+            lists.formats[(_attribute(num, "numId") or "", level)] = number_format
+    return lists
+
+
+def _write_table(blocks: Blocks, table: Element) -> None:
+    """A pipe table; the first row is its header (a Word table's usual first row)."""
+    rows = []
+    for row in table.findall(W + "tr"):  # its own rows: a nested table is in its cell
+        cells = [
+            " ".join(paragraph_text(p) for p in cell.iter(W + "p")).replace("|", "\\|")
+            for cell in row.findall(W + "tc")
+        ]
+        if any(cells):
+            rows.append("| " + " | ".join(cells) + " |")
+            if len(rows) == 1:
+                rows.append("|" + "---|" * len(cells))
+    if rows:
+        blocks.write("\n".join(rows))
+
+
+def _notes(archive: Archive, part: str) -> list[tuple[str, str]]:
+    if not archive.has(part):
+        return []
+    notes = []
+    for note in archive.xml(part, _STRICT):
+        if _attribute(note, "type") in _NOT_NOTES:
+            continue
+        text = " ".join(filter(None, (paragraph_text(p) for p in note.iter(W + "p"))))
+        if text:
+            notes.append((_attribute(note, "id") or "", text))
+    return notes

@@ -1,0 +1,109 @@
+"""ZIP-packaged documents (Word's .docx, EPUB books): which one a ZIP is, and its parts read
+within limits.
+
+A ZIP says what its size is, and may lie: each part is read in blocks and refused past
+what is left of the document's byte budget (the same bytes a plain file may have), so a
+small archive that inflates to gigabytes stops at the budget, not at the memory's end.
+Parts that are XML are parsed only when they declare no DTD: a DTD is how an entity bomb
+or an external entity gets in, and no Word or EPUB part needs one.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Callable
+from typing import Literal
+from xml.etree import ElementTree
+
+from pipeline.errors import InputError, TooLargeError, UnsupportedTypeError
+
+ZipKind = Literal["docx", "epub"]
+MAX_PARTS = 20_000
+"""Most entries an archive may list: a book has hundreds, a report a few dozen."""
+_BLOCK = 1 << 20
+_OTHER_ZIPS = {
+    "xl/workbook.xml": "an Excel workbook (.xlsx)",
+    "ppt/presentation.xml": "a PowerPoint presentation (.pptx)",
+    "content.xml": "an OpenDocument file (.odt/.ods/.odp)",
+}
+
+
+def zipped_kind(raw: bytes, name: str) -> ZipKind:
+    """ "docx" or "epub" for a ZIP that is one; UnsupportedTypeError for any other ZIP."""
+    try:
+        names = set(zipfile.ZipFile(io.BytesIO(raw)).namelist())
+    except (zipfile.BadZipFile, ValueError, EOFError) as exc:
+        raise InputError(f"{name} is a damaged ZIP archive ({exc})") from None
+    if "word/document.xml" in names:
+        return "docx"
+    if "META-INF/container.xml" in names:
+        return "epub"
+    what = next((kind for part, kind in _OTHER_ZIPS.items() if part in names), "a ZIP archive")
+    raise UnsupportedTypeError(
+        f"{name} looks like {what}, a type longdoc cannot read",
+        hint="Send Word (.docx), EPUB, PDF, HTML, Markdown or plain text.",
+    )
+
+
+class Archive:
+    """A ZIP's parts, read within the document's byte budget; `check` runs between reads
+    (the load's CPU budget and cancellation)."""
+
+    def __init__(self, raw: bytes, name: str, budget_bytes: int, check: Callable[[], None]) -> None:
+        self.name = name
+        self.left = budget_bytes
+        self.check = check
+        self.zip = zipfile.ZipFile(io.BytesIO(raw))
+        if len(self.zip.infolist()) > MAX_PARTS:
+            raise TooLargeError(f"{name} holds over {MAX_PARTS:,} parts")
+
+    def has(self, part: str) -> bool:
+        try:
+            self.zip.getinfo(part)
+        except KeyError:
+            return False
+        return True
+
+    def read(self, part: str) -> bytes:
+        """A part's bytes; InputError if it is missing or damaged, TooLargeError past the
+        budget."""
+        try:
+            info = self.zip.getinfo(part)
+        except KeyError:
+            raise InputError(f"{self.name} has no part {part!r}") from None
+        if info.file_size > self.left:  # as it says: refused before a byte is inflated
+            self._spend(info.file_size)
+        blocks = []
+        try:
+            with self.zip.open(info) as stream:
+                while block := stream.read(_BLOCK):  # as it is: counted while inflated
+                    self._spend(len(block))
+                    blocks.append(block)
+                    self.check()
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError) as exc:
+            raise InputError(f"{self.name}: part {part!r} cannot be read ({exc})") from None
+        except NotImplementedError as exc:  # an unsupported compression or encryption
+            raise UnsupportedTypeError(f"{self.name}: part {part!r}: {exc}") from None
+        return b"".join(blocks)
+
+    def xml(self, part: str, renamed: tuple[bytes, bytes] | None = None) -> ElementTree.Element:
+        """A part parsed as XML (without a DTD: see the module docstring); `renamed`
+        (old, new) is a namespace read as another (Strict OOXML's as the usual one)."""
+        data = self.read(part)
+        if renamed is not None:
+            data = data.replace(*renamed)
+        if b"<!DOCTYPE" in data[:4096] or b"<!ENTITY" in data:
+            raise InputError(f"{self.name}: part {part!r} declares a DTD, which no such file needs")
+        try:
+            return ElementTree.fromstring(data)
+        except ElementTree.ParseError as exc:
+            raise InputError(f"{self.name}: part {part!r} is not well-formed XML ({exc})") from None
+
+    def _spend(self, size: int) -> None:
+        if size > self.left:
+            raise TooLargeError(
+                f"{self.name} unpacks to more than the document size limit allows",
+                hint="Send a smaller document or raise LONGDOC_MAX_DOCUMENT_MB.",
+            )
+        self.left -= size

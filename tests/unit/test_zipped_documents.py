@@ -1,0 +1,219 @@
+"""Word documents and EPUB books read as Markdown; other ZIPs and unsafe ones refused."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from pipeline import InputError, Settings, TooLargeError, UnsupportedTypeError, ask
+from pipeline.documents import from_bytes
+
+NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+
+
+def zipped(parts: dict[str, str | bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in parts.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def run(text: str) -> str:
+    return f'<w:r><w:t xml:space="preserve">{text}</w:t></w:r>'
+
+
+def paragraph(*runs: str, style: str = "", numbered: tuple[int, int] | None = None) -> str:
+    properties = f'<w:pStyle w:val="{style}"/>' if style else ""
+    if numbered:
+        properties += (
+            f'<w:numPr><w:ilvl w:val="{numbered[1]}"/><w:numId w:val="{numbered[0]}"/></w:numPr>'
+        )
+    return f"<w:p><w:pPr>{properties}</w:pPr>{''.join(runs)}</w:p>"
+
+
+STYLES = f"""<w:styles {NS}>
+<w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style>
+<w:style w:type="paragraph" w:styleId="Titre2"><w:name w:val="Titre 2"/>
+  <w:pPr><w:outlineLvl w:val="1"/></w:pPr></w:style>
+<w:style w:type="paragraph" w:styleId="ListBullet"><w:name w:val="List Bullet"/>
+  <w:pPr><w:numPr><w:numId w:val="1"/></w:numPr></w:pPr></w:style>
+</w:styles>"""
+NUMBERING = f"""<w:numbering {NS}>
+<w:abstractNum w:abstractNumId="10"><w:lvl w:ilvl="0"><w:numFmt w:val="bullet"/></w:lvl>
+</w:abstractNum>
+<w:abstractNum w:abstractNumId="20"><w:lvl w:ilvl="0"><w:numFmt w:val="decimal"/></w:lvl>
+<w:lvl w:ilvl="1"><w:numFmt w:val="lowerLetter"/></w:lvl></w:abstractNum>
+<w:num w:numId="1"><w:abstractNumId w:val="10"/></w:num>
+<w:num w:numId="2"><w:abstractNumId w:val="20"/></w:num>
+</w:numbering>"""
+BODY = "".join(
+    [
+        paragraph(run("Lease of the Harbour Warehouse"), style="Heading1"),
+        paragraph(run("The tenant pays "), run("rent monthly"), run(" in advance.")),
+        paragraph(
+            run("The deposit is "),
+            "<w:del><w:r><w:delText>two</w:delText></w:r></w:del>",
+            "<w:ins>" + run("three") + "</w:ins>",
+            run(" months of rent."),
+            '<w:r><w:footnoteReference w:id="1"/></w:r>',
+        ),
+        paragraph(
+            '<w:r><w:fldChar w:fldCharType="begin"/></w:r>',
+            '<w:r><w:instrText xml:space="preserve"> PAGE </w:instrText></w:r>',
+            '<w:r><w:fldChar w:fldCharType="separate"/></w:r>',
+            run("Page 1"),
+            '<w:r><w:fldChar w:fldCharType="end"/></w:r>',
+        ),
+        paragraph(run("Duties of the tenant"), style="Titre2"),
+        paragraph(run("Keep the doors locked."), style="ListBullet"),
+        paragraph(run("Report damage within 7 days."), style="ListBullet"),
+        paragraph(run("Give notice"), numbered=(2, 0)),
+        paragraph(run("in writing"), numbered=(2, 1)),
+        paragraph(run("Return the keys"), numbered=(2, 0)),
+        "<w:tbl><w:tr><w:tc>"
+        + paragraph(run("Item"))
+        + "</w:tc><w:tc>"
+        + paragraph(run("Fee"))
+        + "</w:tc></w:tr><w:tr><w:tc>"
+        + paragraph(run("Late rent"))
+        + "</w:tc><w:tc>"
+        + paragraph(run("40 EUR a day"))
+        + "</w:tc></w:tr></w:tbl>",
+        "<w:sectPr/>",
+    ]
+)
+FOOTNOTES = f"""<w:footnotes {NS}>
+<w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote>
+<w:footnote w:id="1">{paragraph(run("Held by the landlord's bank."))}</w:footnote>
+</w:footnotes>"""
+
+
+def lease(document_body: str = BODY) -> bytes:
+    return zipped(
+        {
+            "[Content_Types].xml": "<Types/>",
+            "word/document.xml": f"<w:document {NS}><w:body>{document_body}</w:body></w:document>",
+            "word/styles.xml": STYLES,
+            "word/numbering.xml": NUMBERING,
+            "word/footnotes.xml": FOOTNOTES,
+        }
+    )
+
+
+def test_a_word_document_reads_as_word_shows_it() -> None:
+    text = from_bytes(lease(), "lease.docx", Settings()).text
+    assert text.startswith("# Lease of the Harbour Warehouse\n\nThe tenant pays rent monthly in")
+    assert "The deposit is three months of rent.[1]" in text  # tracked: inserted in, deleted out
+    assert "Page 1" in text
+    assert "PAGE" not in text  # a field's code is not shown, its result is
+    assert "## Duties of the tenant" in text  # a heading by its outline level, named in French
+    assert "- Keep the doors locked.\n- Report damage within 7 days." in text
+    assert "1. Give notice\n  a. in writing\n2. Return the keys" in text
+    assert "| Item | Fee |\n|---|---|\n| Late rent | 40 EUR a day |" in text
+    assert text.rstrip().endswith("# Footnotes\n\n[1] Held by the landlord's bank.")
+
+
+def test_a_word_document_is_answered_and_cited(tmp_path: Path) -> None:
+    path = tmp_path / "lease.docx"
+    path.write_bytes(lease())
+    result = ask([path], "How many months of rent is the deposit?", settings=Settings())
+    assert "The deposit is three months of rent." in result.answer
+    assert result.citations[0].document == "lease.docx"
+
+
+CONTAINER = """<?xml version="1.0"?>
+<container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
+<rootfiles><rootfile full-path="OEBPS/content.opf"
+ media-type="application/oebps-package+xml"/></rootfiles></container>"""
+PACKAGE = """<?xml version="1.0"?>
+<package xmlns="http://www.idpf.org/2007/opf" version="3.0">
+<metadata/>
+<manifest>
+ <item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>
+ <item id="two" href="text/chapter%202.xhtml" media-type="application/xhtml+xml"/>
+ <item id="one" href="text/one.xhtml" media-type="application/xhtml+xml"/>
+ <item id="css" href="style.css" media-type="text/css"/>
+</manifest>
+<spine><itemref idref="one"/><itemref idref="two"/></spine>
+</package>"""
+
+
+def chapter(heading: str, body: str) -> str:
+    return (
+        '<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE html>\n'
+        '<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Salt Roads</title></head>'
+        f"<body><h2>{heading}</h2><p>{body}</p></body></html>"
+    )
+
+
+def book(**extra: str) -> bytes:
+    parts: dict[str, str | bytes] = {
+        "mimetype": "application/epub+zip",
+        "META-INF/container.xml": CONTAINER,
+        "OEBPS/content.opf": PACKAGE,
+        "OEBPS/nav.xhtml": chapter("Contents", "Chapter 1. Chapter 2."),
+        "OEBPS/text/one.xhtml": chapter("Chapter 1", "The ferry left Oban at dawn."),
+        "OEBPS/text/chapter 2.xhtml": chapter("Chapter 2", "Mull rose out of the fog at noon."),
+        "OEBPS/style.css": "p { margin: 0 }",
+    }
+    parts.update(extra)
+    return zipped(parts)
+
+
+def test_an_epub_reads_its_chapters_in_reading_order(tmp_path: Path) -> None:
+    text = from_bytes(book(), "salt-roads.epub", Settings()).text
+    assert text == (
+        "## Chapter 1\n\nThe ferry left Oban at dawn.\n\n## Chapter 2\n\n"
+        "Mull rose out of the fog at noon.\n"
+    )  # the spine's order, not the manifest's; the contents page is not in the spine
+    path = tmp_path / "salt-roads.epub"
+    path.write_bytes(book())
+    result = ask([path], "When did the ferry leave Oban?", settings=Settings())
+    assert result.answer == "The ferry left Oban at dawn."
+
+
+def test_a_book_under_drm_says_so_and_font_obfuscation_is_no_drm() -> None:
+    encryption = (
+        '<encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" '
+        'xmlns:enc="http://www.w3.org/2001/04/xmlenc#"><enc:EncryptedData>'
+        '<enc:EncryptionMethod Algorithm="{}"/></enc:EncryptedData></encryption>'
+    )
+    drm = book(
+        **{
+            "META-INF/encryption.xml": encryption.format(
+                "http://www.w3.org/2001/04/xmlenc#aes128-cbc"
+            )
+        }
+    )
+    with pytest.raises(UnsupportedTypeError, match="DRM"):
+        from_bytes(drm, "locked.epub", Settings())
+    fonts = book(
+        **{"META-INF/encryption.xml": encryption.format("http://www.idpf.org/2008/embedding")}
+    )
+    assert "Oban" in from_bytes(fonts, "fonts.epub", Settings()).text
+
+
+def test_other_zips_and_damaged_or_unsafe_ones_get_a_clear_error() -> None:
+    workbook = zipped({"xl/workbook.xml": "<workbook/>"})
+    with pytest.raises(UnsupportedTypeError, match="Excel workbook"):
+        from_bytes(workbook, "sheet.xlsx", Settings())
+    with pytest.raises(UnsupportedTypeError, match="a ZIP archive"):
+        from_bytes(zipped({"notes.txt": "hello"}), "notes.zip", Settings())
+    with pytest.raises(InputError, match="damaged"):
+        from_bytes(lease()[:200], "cut.docx", Settings())
+    bomb = '<!DOCTYPE d [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>'
+    entities = zipped({"word/document.xml": f"{bomb}<w:document {NS}>&b;</w:document>"})
+    with pytest.raises(InputError, match="DTD"):
+        from_bytes(entities, "entities.docx", Settings())
+
+
+def test_a_small_zip_that_inflates_past_the_size_limit_is_refused_while_inflating() -> None:
+    body = paragraph(run("x" * 2_000_000))
+    bomb = lease(body)
+    assert len(bomb) < 50_000
+    with pytest.raises(TooLargeError, match="unpacks to more"):
+        from_bytes(bomb, "bomb.docx", Settings(max_document_mb=0.4))
