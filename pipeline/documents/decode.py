@@ -14,6 +14,7 @@ from pipeline.errors import InputError, UnsupportedTypeError
 # standard), whose 0x80-0x9F are the curly quotes and dashes such pages hold.
 _AS_WINDOWS_1252 = frozenset(("iso8859-1", "ascii"))
 _POD_ENCODING = re.compile(rb"^=encoding[ \t]+([\w.:-]+)", re.MULTILINE)
+_POD_HEADING = re.compile(rb"^=(?:head[1-6]|pod)\b", re.MULTILINE)
 
 
 def decode_text(raw: bytes, where: str) -> str:
@@ -41,15 +42,19 @@ def _declared(raw: bytes) -> str | None:
     """The codec of the charset a page's head declares (`<?xml ... encoding=` or a `<meta>`
     charset) or a POD file's `=encoding` line, if Python knows it and it is not UTF-8
     (which the bytes just failed)."""
-    pod = _POD_ENCODING.search(raw)
+    pod = _POD_ENCODING.search(raw) if _POD_HEADING.search(raw) else None
     label = pod.group(1).decode("ascii") if pod else None
     label = label or EncodingDetector.find_declared_encoding(raw, is_html=True)
     try:
-        name = codecs.lookup(label).name if label else None
+        info = codecs.lookup(label) if label else None
     except LookupError:
         return None
-    if name is None or name.startswith("utf"):
+    # a codec of bytes to bytes ('base64', 'zlib') or of no text ('undefined') is no charset
+    if info is None or info.name.startswith("utf") or info.name == "undefined":
         return None
+    if not getattr(info, "_is_text_encoding", True):
+        return None
+    name = info.name
     return "cp1252" if name in _AS_WINDOWS_1252 else name
 
 

@@ -127,7 +127,7 @@ def from_bytes(
     elif looks_like_pod(text):
         text = pod_text(text, budget.checker(name))
     elif looks_like_roff(text):
-        text = roff_text(text, budget.checker(name))
+        text = roff_text(text, budget.checker(name), settings.max_document_chars)
     return DocumentText(id=name, text=text)
 
 

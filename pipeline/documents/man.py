@@ -17,9 +17,30 @@ from dataclasses import dataclass
 from pipeline.documents.blocks import Blocks
 from pipeline.documents.html import DESCRIPTION_INDENT
 from pipeline.documents.mdoc import Mdoc
+from pipeline.documents.tbl import table_rows
+from pipeline.errors import TooLargeError
 
 _BULLETS = frozenset(("\u2022", "*", "-", "\u00b7", "o", "+"))
 _NUMBERED = re.compile(r"\(?(\d+|[a-zA-Z])[.)]$")
+
+
+_GLUE = "\x00"
+"""Marks a word that runs on from the one before it, with no space (after '\\c')."""
+TERM_LINE_CHARS = 80
+"""Longest line read as the term of a description that `.RS` indents under it."""
+
+
+def _joined(words: list[str]) -> str:
+    """The words with a space between, none before one marked _GLUE."""
+    parts: list[str] = []
+    for word in words:
+        if word.startswith(_GLUE):
+            parts.append(word[1:])
+        else:
+            if parts:
+                parts.append(" ")
+            parts.append(word)
+    return "".join(parts)
 
 
 @dataclass
@@ -34,10 +55,12 @@ class _Margin:
 class ManWriter:
     """The man(7) macros written as Markdown blocks (see the module docstring)."""
 
-    def __init__(self, expand: Callable[[str], str]) -> None:
+    def __init__(self, expand: Callable[[str], str], limit: int) -> None:
         self.expand = expand  # a word's escapes read, with the page's strings
+        self.limit = limit  # most characters the page may write (TooLargeError past it)
+        self.written = 0
         self.blocks = Blocks()
-        self.words: list[str] = []
+        self.words: list[str] = []  # a word opening with _GLUE runs on from the one before
         self.base = 0  # where entries and paragraphs start
         self.content = 0  # where the text being written goes: an entry's description is deeper
         self.in_entry = False
@@ -48,10 +71,12 @@ class ManWriter:
         self.broken = False  # a line break (.br) ended the last block: the next one joins it
         self.literal: list[str] | None = None  # the lines of a .nf or .EX block
         self.glued = False  # the last line ended with \c: the next one runs on
+        self.term_like = False  # the last block was a line that may be an entry's term
         self.link = ""
         self.mdoc = Mdoc(self, expand)
 
     def finish(self) -> str:
+        self.mdoc.close()
         self._flush()
         self._end_literal()
         return self.blocks.text()
@@ -71,22 +96,37 @@ class ManWriter:
             return
         if line[:1] in (" ", "\t"):
             self._flush(then_tight=True)  # a line opening with a space starts a new line
+        self.written += len(line)
+        if self.written > self.limit:
+            raise TooLargeError("the man page writes more text than the document size limit")
         words = " ".join(line.split())  # roff's two spaces after a sentence are one here
-        if self.glued and self.words:
-            self.words[-1] += words
-        else:
-            self.words.append(words)
-        self.glued = glued
+        self.words.append(_GLUE + words if self.glued and self.words else words)
+        # '\c' joins the next line to this one, unless this one ends in a space ('of\~\c')
+        self.glued = glued and not line[-1:].isspace()
 
     def macro(self, name: str, args: list[str]) -> None:
-        """A macro with its words as written (mdoc tells a macro's name from a word by it)."""
+        """A macro with its words as written (mdoc tells a macro's name from a word by it).
+        One the page never defines prints nothing, as in groff ('.LINKSTYLE blue R < >')."""
         handler = _MACROS.get(name)
         if handler is not None:
             handler(self, [self.expand(arg) for arg in args])
         elif self.mdoc.handles(name):
             self.mdoc.macro(name, args)
-        elif args:  # a macro this page uses but never defines: its words are kept
-            self.text(" ".join(self.expand(arg) for arg in args))
+
+    def table(self, lines: list[str]) -> None:
+        """A tbl table (`.TS` ... `.TE`): a pipe table, its first row the header."""
+        rows = table_rows(lines, self.expand)
+        if not rows:
+            return
+        self._flush()
+        width = max(len(row) for row in rows)
+        cells = [
+            [cell.replace("|", "\\|") for cell in row] + [""] * (width - len(row)) for row in rows
+        ]
+        written = ["| " + " | ".join(row) + " |" for row in cells]
+        written.insert(1, "|" + "---|" * width)
+        self.blocks.write("\n".join(written), self.content, tight=self.tight)
+        self.tight = self.term_like = False
 
     def _pending_line(self, line: str) -> None:
         pending, self.pending = self.pending, ""
@@ -101,7 +141,7 @@ class ManWriter:
         self._end_literal()
         self.saved.clear()
         self.base = self.content = 0
-        self.in_entry = False
+        self.in_entry = self.tight = self.broken = self.term_like = False
         self.blocks.write("#" * level + " " + text)
 
     def _term(self, text: str) -> None:
@@ -118,9 +158,10 @@ class ManWriter:
         if not self.words:
             self.broken = self.broken and then_tight
             return
-        text = " ".join(self.words)
+        text = _joined(self.words)
         self.words = []
         self.glued = False
+        self.term_like = len(text) <= TERM_LINE_CHARS and not text.endswith((".", ":", ";"))
         if self.item:
             text, self.item = self.item + text, ""
             self.blocks.write(text, self.base, tight=self.tight)
@@ -181,12 +222,24 @@ class ManWriter:
             self.content = self.base
 
     def shift_right(self, args: list[str]) -> None:
-        """.RS: what follows nests inside the current entry (at the margin, outside one)."""
+        """.RS: what follows nests inside the current entry. Outside one, under a line that
+        may be a term, it is that term's description: DocBook and Asciidoctor write an
+        option as '.PP' / '-n, --dry-run' / '.RS 4' / its description / '.RE'."""
+        self._flush()
+        term = not self.in_entry and self.term_like and not self.broken
+        self.nest()
+        if term:
+            self.tight = True
+            self.base = self.content = self.base + DESCRIPTION_INDENT
+
+    def nest(self) -> None:
+        """What follows nests inside the current entry, if any (an mdoc list's `.Bl`)."""
         self._flush()
         self.saved.append(_Margin(self.base, self.content, self.in_entry))
         self.base = self.content if self.in_entry else self.base
         self.content = self.base
         self.in_entry = False
+        self.term_like = False
 
     def shift_left(self, args: list[str]) -> None:
         self._flush()

@@ -33,12 +33,31 @@ _WORDS = frozenset(
 """Macros that print their words as they are."""
 CALLABLE = frozenset(
     (*_ENCLOSING, *_OPENING, *_CLOSING, *_NAMES, *_WORDS, "Fl", "Xr", "Nm", "Ns", "Pf", "Ap",
-     "Fn", "Lk", "Ta", "Xc", "Xo")
+     "Fn", "Lk", "Ta", "In", "St", "Ex", "Rv", "Tg")
 )  # fmt: skip
+_STANDARDS = {
+    "-ansiC": "ANSI X3.159-1989 (\u201cANSI C89\u201d)",
+    "-isoC": "ISO/IEC 9899:1990 (\u201cISO C90\u201d)",
+    "-isoC-99": "ISO/IEC 9899:1999 (\u201cISO C99\u201d)",
+    "-isoC-2011": "ISO/IEC 9899:2011 (\u201cISO C11\u201d)",
+    "-p1003.1": "IEEE Std 1003.1 (\u201cPOSIX.1\u201d)",
+    "-p1003.1-2001": "IEEE Std 1003.1-2001 (\u201cPOSIX.1\u201d)",
+    "-p1003.1-2008": "IEEE Std 1003.1-2008 (\u201cPOSIX.1\u201d)",
+    "-p1003.2": "IEEE Std 1003.2 (\u201cPOSIX.2\u201d)",
+    "-susv2": "Version 2 of the Single UNIX Specification (\u201cSUSv2\u201d)",
+    "-susv3": "Version 3 of the Single UNIX Specification (\u201cSUSv3\u201d)",
+    "-susv4": "Version 4 of the Single UNIX Specification (\u201cSUSv4\u201d)",
+    "-xpg4": "X/Open Portability Guide Issue 4 (\u201cXPG4\u201d)",
+}
+"""`.St` standards a page names most; another reads as its flag less the dash."""
+MAX_NESTING = 64
+"""Macros nested in one line past this read as words: a line of 500 `Op` is no stack."""
 _CLOSING_PUNCTUATION = frozenset(".,:;)]?!")
 _OPENING_PUNCTUATION = frozenset("([")
+_OWN_LINE = frozenset(("Nm", "In", "Fd", "Ft", "Fo", "Fn"))
+"""Macros that open a line of their own in a SYNOPSIS section."""
 BLOCK = frozenset(
-    "Sh Ss Pp Lp Nd Bl El It Bd Ed Dl D1 Sm Rs Re Dd Dt Os Bk Ek Bf Ef Fo Fc Xo Xc".split()
+    "Sh Ss Pp Lp Nd Bl El It Bd Ed Dl D1 Sm Rs Re Dd Dt Os Bk Ek Bf Ef Fo Fa Fc Xo Xc".split()
 )
 """Block and layout macros, handled by `Mdoc.macro` rather than read inline."""
 
@@ -52,6 +71,7 @@ class Writer(Protocol):
     def tagged(self, args: list[str]) -> None: ...
     def indented(self, args: list[str]) -> None: ...
     def shift_right(self, args: list[str]) -> None: ...
+    def nest(self) -> None: ...
     def shift_left(self, args: list[str]) -> None: ...
     def line_break(self, args: list[str]) -> None: ...
     def no_fill(self, args: list[str]) -> None: ...
@@ -69,9 +89,12 @@ class Mdoc:
         self.writer = writer
         self.expand = expand
         self.name = ""
-        self.lists: list[list[str]] = []  # per open .Bl: its kind, and an enum's count
-        self.counts: list[int] = []
+        self.lists: list[str] = []  # per open .Bl, its kind ('tag', 'bullet', 'enum', ...)
+        self.counts: list[int] = []  # per open .Bl, its items so far (an enum's numbers)
         self.literal: list[bool] = []  # per open .Bd: whether it is literal
+        self.section = ""
+        self.arguments = 0  # a .Fo function's arguments so far
+        self.function = False  # between .Fo and .Fc
         self.spacing = True
         self.unspaced: list[str] | None = None  # lines read with spacing off, run together
         self.head: list[str] | None = None  # an .It head spread over lines by Xo ... Xc
@@ -82,12 +105,20 @@ class Mdoc:
 
     def macro(self, name: str, args: list[str]) -> None:
         if self.head is not None:
-            self._head_line([name, *args])
-            return
+            if name not in ("It", "El", "Sh", "Ss", "Pp", "Lp"):
+                self._head_line([name, *args])
+                return
+            self._head_line(["Xc"])  # an item's head never closed ends where the item does
         if name == "Sm":
             self.spacing = args[0] == "on" if args else not self.spacing
             if self.spacing:
                 self._end_unspaced()
+            return
+        if name in _OWN_LINE and self.section == "SYNOPSIS" and self.spacing:
+            self._end_unspaced()
+            self.writer.line_break([])  # each synopsis, include, type opens a line of its own
+        if name == "Fa" and self.function:
+            self._function_argument(args)
             return
         if name in CALLABLE:
             self._flow(self.inline([name, *args]))
@@ -95,6 +126,12 @@ class Mdoc:
         self._end_unspaced()
         writer = self.writer
         if name in ("Sh", "Ss"):
+            if name == "Sh":  # lists and displays a section leaves open end with it
+                self.lists.clear()
+                self.counts.clear()
+                self.literal.clear()
+                self.spacing = True
+                self.section = self.inline(args).upper()
             writer.section([self.inline(args)] if args else [], 1 if name == "Sh" else 2)
         elif name in ("Pp", "Lp"):
             # inside a list, a paragraph of the item: man(7)'s .PP would leave it
@@ -113,7 +150,7 @@ class Mdoc:
         elif name == "Bd":
             literal = bool({"-literal", "-unfilled"} & set(args))
             self.literal.append(literal)
-            (writer.no_fill if literal else writer.paragraph)([])
+            (writer.no_fill if literal else self._paragraph)([])
         elif name == "Ed":
             if self.literal and self.literal.pop():
                 writer.fill([])
@@ -122,14 +159,29 @@ class Mdoc:
             writer.text(self.inline(args))
             writer.fill([])
         elif name in ("D1", "Rs"):
-            writer.paragraph([])
+            self._paragraph([])
             if args:
                 writer.text(self.inline(args))
         elif name == "Fo":
+            self.arguments = 0
+            self.function = True
             writer.text(self.expand(args[0] if args else "") + "(", glued=True)
         elif name == "Fc":
+            self.function = False
             writer.text(")")
         # Dd, Dt, Os, Re, Bk, Ek, Bf, Ef: the page's date and keeps: nothing to read
+
+    def _function_argument(self, args: list[str]) -> None:
+        """An `.Fa` between `.Fo` and `.Fc`: the function's next argument."""
+        text = self.inline(args)
+        self.arguments += 1
+        self.writer.text(text if self.arguments == 1 else ", " + text, glued=True)
+
+    def close(self) -> None:
+        """The page ends: an item's head or unspaced text still open is written."""
+        if self.head is not None:
+            self._head_line(["Xc"])
+        self._end_unspaced()
 
     def text_line(self, line: str) -> bool:
         """A text line inside an item's head (Xo ... Xc), or read with spacing off, is
@@ -164,14 +216,18 @@ class Mdoc:
         self._run(tokens, words)
         return words.text()
 
+    def _paragraph(self, args: list[str]) -> None:
+        """A paragraph break; inside a list, a paragraph of the item, not out of it."""
+        (self.writer.indented if self.lists else self.writer.paragraph)([])
+
     def _list(self, args: list[str]) -> None:
         kind = next((a[1:] for a in args if a.startswith("-") and a != "-compact"), "tag")
-        self.lists.append([kind])
+        self.lists.append(kind)
         self.counts.append(0)
-        self.writer.shift_right([])
+        self.writer.nest()
 
     def _item(self, args: list[str]) -> None:
-        kind = self.lists[-1][0] if self.lists else "tag"
+        kind = self.lists[-1] if self.lists else "tag"
         writer = self.writer
         if kind in ("bullet", "dash", "hyphen"):
             writer.indented(["\u2022"])
@@ -194,8 +250,8 @@ class Mdoc:
             cells.append(cell)
             writer.text(" | ".join(self.inline(c) for c in cells))
             writer.line_break([])
-        elif args and args[-1] == "Xo":
-            self.head = [self.inline(args[:-1])]
+        elif "Xo" in args:  # '.It Fl D Xo', '.It Xo Ic chgrp': the head runs on to Xc
+            self.head = [self.inline([a for a in args if a != "Xo"])]
             self.head_spaced = self.spacing
         else:
             writer.tagged([])
@@ -226,17 +282,17 @@ class Mdoc:
             self.head.append(piece)
             self.head_spaced = self.spacing
 
-    def _run(self, tokens: list[str], words: _Words) -> None:
+    def _run(self, tokens: list[str], words: _Words, depth: int = 0) -> None:
         at = 0
         while at < len(tokens):
             token = tokens[at]
-            if token in CALLABLE:
-                at = self._callable(token, tokens, at + 1, words)
+            if token in CALLABLE and depth < MAX_NESTING:
+                at = self._callable(token, tokens, at + 1, words, depth + 1)
             else:
                 words.written(token)
                 at += 1
 
-    def _callable(self, name: str, tokens: list[str], at: int, words: _Words) -> int:
+    def _callable(self, name: str, tokens: list[str], at: int, words: _Words, depth: int) -> int:
         """Print macro `name`, whose words start at tokens[at]; where the next word is."""
         if name in _ENCLOSING:
             end = len(tokens)
@@ -244,7 +300,7 @@ class Mdoc:
                 end -= 1
             opening, closing = _ENCLOSING[name]
             words.opening(opening)
-            self._run(tokens[at:end], words)
+            self._run(tokens[at:end], words, depth)
             words.closing(closing)
             for punctuation in tokens[end:]:
                 words.word(punctuation)
@@ -284,6 +340,19 @@ class Mdoc:
             words.word(f"{own[0]}({', '.join(own[1:])})" if own else "")
         elif name == "Lk":
             words.word(f"{' '.join(own[1:])} <{own[0]}>" if len(own) > 1 else " ".join(own))
+        elif name == "In":
+            words.word(f"#include <{own[0]}>" if own else "")
+        elif name == "St":
+            for word in own:
+                words.word(_STANDARDS.get(word, word.lstrip("-")))
+        elif name in ("Ex", "Rv"):
+            words.word(self._standard_sentence(name, [w for w in own if w != "-std"]))
+        elif name == "Tg":
+            pass  # a tag for the reader's search: no text
+        elif name == "An":
+            for word in own:
+                if word not in ("-split", "-nosplit"):
+                    words.word(word)
         elif name in _NAMES:
             words.word(_NAMES[name])
             for word in own:
@@ -292,6 +361,17 @@ class Mdoc:
             for word in own:
                 words.word(word)
         return at + len(own)
+
+    def _standard_sentence(self, name: str, named: list[str]) -> str:
+        """What `.Ex -std` and `.Rv -std` stand for, as mandoc writes it."""
+        if name == "Ex":
+            utility = named[0] if named else self.name
+            return f"The {utility} utility exits 0 on success, and >0 if an error occurs."
+        function = f"{named[0]}()" if named else "function"
+        return (
+            f"The {function} function returns the value 0 if successful; otherwise the value -1 "
+            "is returned and the global variable errno is set to indicate the error."
+        )
 
 
 def _own_words(tokens: list[str], at: int) -> list[str]:

@@ -20,7 +20,7 @@ paragraph:
   backticks, `L<text|target>` as its text, `E<gt>` as '>', `X<index>` as nothing.
 
 Linear in the text: paragraphs are read once, and formatting codes in one pass with a
-stack, however deeply they nest.
+stack at most MAX_NESTING deep.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from pipeline.documents.blocks import Blocks
 from pipeline.documents.html import DESCRIPTION_INDENT, MAX_INDENT
+from pipeline.documents.roff_escapes import character
 
 _COMMAND = re.compile(r"=([a-zA-Z]\w*)")
 _LINE_COMMAND = re.compile(r"^=[a-zA-Z]", re.MULTILINE)
@@ -39,6 +40,12 @@ _LINE_COMMAND = re.compile(r"^=[a-zA-Z]", re.MULTILINE)
 # make a document POD (a Markdown file quoting one command in its prose does not).
 _POD_COMMAND = re.compile(r"^=(head[1-6]|pod|over|item|back|cut|begin|end|for|encoding)\b", re.M)
 _OPENING_COMMANDS = ("head", "pod", "over")
+# Perl before its POD: a module's `package Foo::Bar;`, a script's `#!/usr/bin/perl` or
+# `use strict;` (a Python `import` or a Markdown heading is no Perl).
+_PERL = re.compile(r"^(?:package\s+[\w:]+\s*;|use\s+(?:strict|warnings)\b|#!\S*perl)", re.M)
+_PERL_HEAD_CHARS = 4_096
+MAX_NESTING = 64
+"""Formatting codes open at once past this read as text: 'C<' 200,000 times is no stack."""
 _BLANK_LINES = re.compile(r"\n[ \t]*\n")
 _BULLET = re.compile(r"[*\-+•](?:\s+|$)")
 _NUMBER = re.compile(r"(\d+)\.?(?:\s+|$)")
@@ -50,7 +57,13 @@ _CHECK_EVERY = 256
 
 
 def looks_like_pod(text: str) -> bool:
-    """Whether the text is POD: two of its commands open lines, one a heading, =pod or =over."""
+    """Whether the text is POD: a .pod file (its first line a POD command) or Perl with its
+    manual in POD (a `package` or `use` line before it); two commands open lines, one a
+    heading, =pod or =over. A README quoting POD in an example, or a Python file holding
+    some in a string, is neither: read as POD, all but the quoted POD would be dropped."""
+    start = text.lstrip()
+    if not (_POD_COMMAND.match(start) or _PERL.search(text[:_PERL_HEAD_CHARS])):
+        return False
     opening = False
     for found, match in enumerate(_POD_COMMAND.finditer(text), start=1):
         opening = opening or match.group(1).startswith(_OPENING_COMMANDS)
@@ -245,7 +258,7 @@ def _inline(text: str) -> str:
             stack[-1][2].append(_render(letter, "".join(parts)))
             pos += len(closing)
             continue
-        opening = _OPENING.match(text, pos)
+        opening = _OPENING.match(text, pos) if len(stack) <= MAX_NESTING else None
         if opening is not None:  # even inside a word, as perlpodspec reads it: 'E<lt>fileE<gt>'
             angles = opening.group(2)
             stack.append((opening.group(1), " " + ">" * len(angles) if angles else ">", []))
@@ -278,12 +291,12 @@ def _escape(name: str) -> str:
         return named[name]
     try:
         if name.lower().startswith("0x"):
-            return chr(int(name, 16))
+            return character(int(name, 16))
         if name.startswith("0") and len(name) > 1:
-            return chr(int(name, 8))
+            return character(int(name, 8))
         if name.isdigit():
-            return chr(int(name))
-    except (ValueError, OverflowError):
+            return character(int(name))
+    except ValueError:
         return name
     decoded = html.unescape(f"&{name};")
     return name if decoded.startswith("&") else decoded
@@ -296,9 +309,9 @@ _URL = re.compile(r"[a-zA-Z][\w+.-]*:[^:\s]")
 def _link(content: str) -> str:
     """L<...> as a reader sees it: its text, a URL, or 'section in page'."""
     text, bar, target = content.partition("|")
-    if bar and text.strip():
-        return text.strip()
     target = (target if bar else text).strip()
+    if bar and text.strip():  # its text, and a URL after it as pod2text shows one
+        return f"{text.strip()} <{target}>" if _URL.match(target) else text.strip()
     if _URL.match(target):
         return target
     page, slash, section = target.partition("/")

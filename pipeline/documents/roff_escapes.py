@@ -44,16 +44,19 @@ _NAMED = frozenset("fFgkmMnVY$")
 """Escapes with a one-, two- (`(xx`) or long (`[name]`) name that print nothing here."""
 
 
-def expand(line: str, strings: Mapping[str, str]) -> str:
-    """The text `line` prints: escapes read, fonts and motions dropped, strings interpolated."""
+def expand(line: str, strings: Mapping[str, str], limit: int = 1 << 62) -> str:
+    """The text `line` prints: escapes read, fonts and motions dropped, strings interpolated;
+    at most about `limit` characters of it (a line of strings may say more than it holds)."""
     out: list[str] = []
     pos = 0
-    while True:
+    size = 0
+    while size <= limit:
         slash = line.find("\\", pos)
         if slash < 0:
             out.append(line[pos:])
             break
         out.append(line[pos:slash])
+        size += slash - pos
         if slash + 1 >= len(line):
             break
         kind = line[slash + 1]
@@ -69,6 +72,7 @@ def expand(line: str, strings: Mapping[str, str]) -> str:
         elif kind == "*":
             name, pos = _name(line, pos)
             out.append(strings.get(name, ""))
+            size += len(out[-1])
         elif kind == "s":
             pos = _size_end(line, pos)
         elif kind in _NAMED:
@@ -89,10 +93,16 @@ def _glyph(name: str) -> str:
         return SPECIAL[name]
     if name.startswith("u") and len(name) >= 5:  # \[u00E9], \[u0065_0301]
         try:
-            return "".join(chr(int(part, 16)) for part in name[1:].split("_"))
+            return "".join(character(int(part, 16)) for part in name[1:].split("_"))
         except ValueError:
             return ""
     return ""
+
+
+def character(code: int) -> str:
+    """The character of a code point; '' for a surrogate or past Unicode's last, which no
+    text holds (a lone surrogate would make the whole document invalid)."""
+    return chr(code) if 0 <= code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else ""
 
 
 def _name(line: str, pos: int) -> tuple[str, int]:

@@ -397,6 +397,7 @@ class _Analyser:
         # whether the text's first underline is Markdown's ('=' or '-'); None before any
         self.setext_first: bool | None = None
         self.marked = 0  # the level of the last heading the text marks ('## ...'), if any
+        self.hashed = False  # the text marks a heading with '#' (as longdoc's readers write)
 
     def run(self) -> Structure:
         i = 0
@@ -466,6 +467,7 @@ class _Analyser:
             return self._markup(i)
         atx = _ATX.match(line) if first == "#" and self.markdown else None
         if atx:
+            self.hashed = True
             self.marked = len(atx.group(1))
             return self._heading(i, i, self.marked)
         if self.outline and indent == 0 and _OUTLINE.match(line):
@@ -498,7 +500,7 @@ class _Analyser:
             # man page or an HTML <dl> written as Markdown), an entry's ('MAILCHECK').
             if (
                 indent == 0
-                and not self.marked
+                and not self.hashed
                 and (_CAPS.fullmatch(ln.content(i)) or _UNCASED_TITLE.fullmatch(ln.content(i)))
             ):
                 return self._heading(i, i, 1)

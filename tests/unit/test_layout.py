@@ -854,3 +854,8 @@ def test_an_unwrapped_man_page_keeps_its_capitalised_terms_and_long_synopses() -
     # a man page as `man` shows it keeps its section titles
     shown = "SHELL VARIABLES\n       MAILCHECK\n              Specifies how often.\n"
     assert _kinds(shown)[0] == "HEADING"
+
+
+def test_a_setext_title_over_a_man_style_readme_keeps_its_section_titles() -> None:
+    text = "My Tool\n=======\n\nSYNOPSIS\n    mytool [options]\n\nDESCRIPTION\n    Frobs.\n"
+    assert _kinds(text)[:3] == ["HEADING", "HEADING", "PARAGRAPH"]

@@ -7,9 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import Settings, ask
+from pipeline import Settings, TooLargeError, ask
 from pipeline.documents import from_bytes
-from pipeline.documents.roff import MAX_EXPANDED_LINES, looks_like_roff, roff_text
+from pipeline.documents.roff import (
+    MAX_EXPANDED_LINES,
+    MAX_LINE_CHARS,
+    MAX_STRING_CHARS,
+    looks_like_roff,
+    roff_text,
+)
 
 PAGE = r""".\" Manual page for frob, written for these tests.
 .de Op
@@ -217,3 +223,89 @@ def test_an_mdoc_page_is_answered_as_its_entries(tmp_path: Path) -> None:
     result = ask([path], "Who may forward ports below 1024?", settings=Settings())
     assert "-L [bind:]port:host:hostport" in result.answer
     assert "Only root may forward ports below 1024." in result.answer
+
+
+def test_strings_and_macro_arguments_that_double_stay_small_and_fast() -> None:
+    doubling = ".TH X 1\n.SH A\n.ds a xxxxxxxx\n" + ".as a \\*a\n" * 40 + "\\*a\n"
+    one_line = ".TH X 1\n.SH A\n.ds a " + "x" * 10_000 + "\n" + "\\*a" * 10_000 + "\n"
+    chain = ".TH X 1\n.SH A\n" + "".join(
+        f".de M{n}\n.M{n + 1} \\\\$* \\\\$*\n..\n" for n in range(40)
+    )
+    started = time.process_time()
+    assert len(roff_text(doubling)) <= MAX_STRING_CHARS + 10
+    assert len(roff_text(one_line)) <= MAX_LINE_CHARS + 20_000
+    assert len(roff_text(chain + ".M0 abcdefgh\n")) < 1_000
+    appended = ".TH X 1\n.SH A\n.de X\n..\n" + ".am X\nfoo\n..\n" * 50_000
+    glued = ".TH X 1\n.SH A\n" + "abcdefg\\c\n" * 100_000
+    roff_text(appended + ".X\n")
+    assert len(roff_text(glued)) > 700_000
+    assert time.process_time() - started < 10
+
+
+def test_a_page_writing_past_the_size_limit_is_refused() -> None:
+    page = ".TH X 1\n.SH A\n.de A\nsome words of text\n..\n" + "".join(
+        f".de {chr(66 + n)}\n.{chr(65 + n)}\n.{chr(65 + n)}\n..\n" for n in range(20)
+    )
+    page += ".U\n"  # 2**20 lines of text, were the lines not capped
+    with pytest.raises(TooLargeError):
+        roff_text(page, limit=10_000)
+
+
+@pytest.mark.parametrize(
+    ("page", "shown"),
+    [
+        (".SH A\n\\[u80000000]\\C'u110000'\\[uD800]ok\n", "# A\n\nok\n"),  # no such character
+        (".SH A\n.Op " + "Op " * 500 + "x\n", "# A\n\n[" * 1),  # nested past 64: words
+        (".SH A\n.BR CONFORMING\\ TO ,\n", "# A\n\nCONFORMING TO,\n"),  # an escaped space
+        (".SH A\nThe value of\\~\\c\n.I n\n", "# A\n\nThe value of n\n"),
+        (".SH A\n.LINKSTYLE blue R < >\n.cp 0\ntext\n", "# A\n\ntext\n"),  # undefined: nothing
+        (".SH A\n.tr \\(*W-\n.ds -- \\(*W\nlong\\*(--dash\n", "# A\n\nlong-dash\n"),
+        ('.SH A\n.de X\nfoo\n.. \\" end\nbar\n.X\n', "# A\n\nbar foo\n"),
+        (
+            ".SH A\n.ie n \\{\\\n.ie t .ds x A\n.el .ds x B\n.\\}\n.el .ds x C\n\\*x\n",
+            "# A\n\nB\n",
+        ),  # an .el answers the last .ie not yet answered
+    ],
+)
+def test_roff_reads_as_groff_does(page: str, shown: str) -> None:
+    assert roff_text(".TH X 1\n" + page).startswith(shown)
+
+
+def test_a_tbl_table_is_a_pipe_table() -> None:
+    page = (
+        ".TH X 1\n.SH TABLE\n.TS\ntab(@);\nl lx.\nSection@Contents\n_\n1@T{\nExecutable\n"
+        "programs\nT}\n8@System administration\n.TE\nAfter.\n"
+    )
+    assert roff_text(page) == (
+        "# TABLE\n\n| Section | Contents |\n|---|---|\n| 1 | Executable programs |\n"
+        "| 8 | System administration |\n\nAfter.\n"
+    )
+
+
+def test_a_docbook_option_is_its_terms_entry() -> None:
+    # DocBook and Asciidoctor write an option as a paragraph, then its description in .RS
+    page = (
+        ".TH X 1\n.SH OPTIONS\n.PP\n\\-n, \\-\\-dry\\-run\n.RS 4\nDo not act.\n.RE\n.PP\nAfter.\n"
+    )
+    assert "-n, --dry-run\n    Do not act.\n\nAfter." in roff_text(page)
+
+
+def test_mdoc_reads_what_mandoc_writes() -> None:
+    page = (
+        ".Dd 2026\n.Dt X 1\n.Sh NAME\n.Nm frob\n.Sh SYNOPSIS\n.Nm frob\n.Op Fl a\n.Nm frob\n"
+        ".Fl b\n.In stdio.h\n.Ft int\n.Fo frob\n.Fa int a\n.Fa char *b\n.Fc\n"
+        ".Sh COMMANDS\n.Bl -tag\n.It Xo Ic chgrp\n.Op Fl h\n.Ar grp\n.Xc\nChange group.\n"
+        ".It Fl z Xo\n.Ar size\n"
+        ".Sh EXIT STATUS\n.Ex -std\n.Tg exit\n.Sh STANDARDS\nConforms to\n.St -p1003.1-2008 .\n"
+    )
+    text = roff_text(page)
+    assert "frob [-a]\nfrob -b\n#include <stdio.h>\nint\nfrob(int a, char *b)" in text
+    assert "chgrp [-h] grp\n    Change group." in text
+    assert "-z size" in text  # an item's head never closed ends with the section
+    assert "The frob utility exits 0 on success, and >0 if an error occurs." in text
+    assert "Conforms to IEEE Std 1003.1-2008 (\u201cPOSIX.1\u201d)." in text
+    assert "exit\n" not in text
+
+
+def test_a_page_opening_with_a_bare_dot_is_roff() -> None:
+    assert looks_like_roff(".\n.TH LZ4 1\n.SH NAME\nlz4\n")

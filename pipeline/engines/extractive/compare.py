@@ -20,6 +20,11 @@ NOT_NAMED, NAMED, ABOUT, DEFINED = range(4)
 """How much a passage says of a side (Side.level)."""
 OPENING_CHARS = 30
 """How far into a passage the side it is about is named: an entry's term, a subject."""
+OPTION_HEAD_CHARS = 60
+"""Longest head of an option's entry, its forms included: '-execdir command ; -execdir
+command {} +'."""
+_ROW_CELLS = " \u2014 "
+"""What a table row shown as text puts between its first cell and the others."""
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
 _OPTION = re.compile(r"(?<![\w-])--?[A-Za-z]")  # '-c, --create', '-exec command ;'
 _NUMBERING = re.compile(r"\b\d+(?:\.\d+)*\.?")  # a clause's '1.7.'
@@ -92,9 +97,11 @@ class Side:
         --create: Create a new archive.'); not a clause's run-in title naming it
         ('Submission of Contributions:')."""
         head, colon, _ = text.partition(": ")
-        if not colon or len(head) > OPENING_CHARS or not self.said_in(head):
-            return False
-        if _OPTION.search(head):
+        option = _OPTION.search(head) is not None
+        longest = OPTION_HEAD_CHARS if option else OPENING_CHARS
+        if not colon or len(head) > longest or _ROW_CELLS in head or not self.said_in(head):
+            return False  # ... nor a table's row ('-execdir — Added in: 4.2.12')
+        if option:
             return True  # an option's entry, with its arguments: '-exec command ;'
         return set(query_terms(_NUMBERING.sub(" ", head))) <= set(self.words)
 
