@@ -36,41 +36,6 @@ def test_a_name_only_the_title_gives_is_held_by_the_whole_document() -> None:
     assert result.missing_terms == []  # no caution: every passage of it is about Northwind
 
 
-# An e-book's shape: title page, a note on the author, chapters, and an advertisement for
-# other books at the end, one of whose names shares a word with the title.
-BOOK = """# The Drowned Lighthouse
-
-## Mara Ellison
-
-Published: 1911
-
-# About
-
-Mara Ellison was a Scottish writer best known for the novels The Drowned Lighthouse and
-Salt Roads.
-
-## Chapter 1 The Storm
-
-The keeper climbed the stairs as the storm broke over the rocks. By morning the lamp had
-gone dark, and the village below waited for a light that did not come.
-
-## Also available
-
-The Lighthouse Keeper is a novel of the sea that was written in 1890 by Pieter Vance. It
-was first published in Rotterdam, and it is among the best sea stories of the world.
-"""
-
-
-def test_a_title_word_inside_another_name_does_not_make_that_passage_the_titles() -> None:
-    # The book is what all its passages are about, but not the other book its last page
-    # advertises, whose name shares a word with the title ('Lighthouse').
-    wrote = ask(BOOK, "Who wrote The Drowned Lighthouse?")
-    assert wrote.answer.startswith("Mara Ellison was a Scottish writer"), wrote.answer
-    published = ask(BOOK, "When was The Drowned Lighthouse published?")
-    assert "1911" in published.answer
-    assert "Rotterdam" not in published.answer
-
-
 def test_a_title_names_only_its_own_document() -> None:
     documents = [
         {"id": "northwind", "text": licence("Northwind", 30)},

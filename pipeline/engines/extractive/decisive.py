@@ -36,7 +36,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Collection, Iterable
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from pipeline.engines.extractive.rarity import weighs, word_rarity
@@ -652,34 +651,6 @@ def lead_subject(block: str) -> str:
 
 
 _LISTED = re.compile(r"\s+(?:and|or|vs\.?|versus)\s+|\s*[&;/]\s*", re.IGNORECASE)
-# A name as a sentence writes it: capitalised words (and numbers after the first), with the
-# small words titles hold between them ('The Art of War', 'Super Bowl 49').
-_NAME_RUN = re.compile(
-    r"[A-Z][\w'’.-]*(?:[ \t]+(?:(?:of|and|the|de|on|upon|in|for)[ \t]+)*[A-Z0-9][\w'’.-]*)*"
-)
-
-
-def names_another(
-    sentence: str, title_terms: AbstractSet[str], asked: AbstractSet[str]
-) -> set[str] | None:
-    """When `sentence` writes a word of the document's title inside another name (one with
-    a word the question does not ask), the words of its names that hold the title's words
-    and nothing else (the title itself, or part of it); else None.
-
-    A book titled 'The War of the Worlds' is what any of its passages is about, but not
-    'The Art of War is a Chinese military treatise' in the list of other books at its end
-    (-> set(): 'war' is in another name, and 'the world' later is no name); nor is 'Super
-    Bowl 49' Super Bowl 50."""
-    held: set[str] = set()
-    another = False
-    for run in _NAME_RUN.finditer(sentence):
-        words = set(tokens(fold(run.group())))
-        if words & title_terms:
-            if words <= asked:
-                held |= words
-            else:
-                another = True
-    return held if another else None
 
 
 def _titled(

@@ -26,13 +26,7 @@ from typing import Any, Literal
 from wordfreq import zipf_frequency
 
 from pipeline.engines.extractive import skim
-from pipeline.engines.extractive.decisive import (
-    Decisive,
-    Usage,
-    decide,
-    names_another,
-    written_nowhere,
-)
+from pipeline.engines.extractive.decisive import Decisive, Usage, decide, written_nowhere
 from pipeline.engines.extractive.openers import points_elsewhere
 from pipeline.engines.extractive.options import options_not_held
 from pipeline.engines.extractive.passages import Passages, unnumbered, whole_structure
@@ -1520,23 +1514,10 @@ class _Scorer:
         aliases = query.decisive.aliases
         titled = set(query.decisive.titled.get(document, [])) if document is not None else set()
         groups = [g for i, g in enumerate(query.decisive.groups) if i not in titled]
-        by_title = [g for i, g in enumerate(query.decisive.groups) if i in titled]
         self.required = [
             [s for t in g for s in [*variants.get(t, [t]), *aliases.get(t, [])]] for g in groups
         ]
-        # The groups the document's title holds: required only of a passage that names
-        # another thing by one of their words, and then of its names (see finish).
-        self.title_required = [
-            [s for t in g for s in [*variants.get(t, [t]), *aliases.get(t, [])]] for g in by_title
-        ]
-        # ... as the question writes them: the MPL's 'Mozilla Foundation is the license
-        # steward' writes 'Mozilla', the MPL's name as its text spells it, not the 'MPL' asked
-        self.title_terms = frozenset(t for g in by_title for t in g)
-        self.asked = frozenset(tokens(fold(query.question))) if by_title else frozenset()
-        self.named_in: dict[int, set[str] | None] = {}  # per paragraph: _names_another
-        self.words = [
-            " ".join(query.decisive.words.get(t, t) for t in g) for g in [*groups, *by_title]
-        ]
+        self.words = [" ".join(query.decisive.words.get(t, t) for t in g) for g in groups]
         self.heading = passages.labels
         self.what_is = asks_what_is(query.question)
         self.subject = defined_terms(query.question)
@@ -1726,7 +1707,6 @@ class _Scorer:
         start, end = passages.spans[sid]
         sentence = self.text[start:end]
         required = self.required
-        named = self._names_another(sid)
         if required:
             anaphoric = self._previous_share(sentence) != CONTEXT_WEIGHT
             terms = self.paragraph_terms.get(self.passages.blocks[sid], _NO_TERMS)
@@ -1735,8 +1715,6 @@ class _Scorer:
             lacking = _lacking(required, held)
         else:
             lacking = []
-        if named is not None:  # the title's words, held by the names that hold any of them
-            lacking += [len(required) + i for i in _lacking(self.title_required, named)]
         defining = self.subject and not passages.is_label(sid)
         # the entry whose description does what is asked ('-A  Select all processes.')
         doing = (
@@ -1794,33 +1772,6 @@ class _Scorer:
         if self.prose and passages.is_code(sid) and sid not in passages.settings:
             score *= CODE_WEIGHT  # code; a setting ('opt-level = 3') states a value
         return Hit(start, end, score, first.coverage, tuple(self.words[i] for i in lacking))
-
-    @cached_property
-    def _title_unit(self) -> int:
-        """The unit of the text's first block when that is a heading (its title), else -1."""
-        structure = self.passages.structure
-        first = self.passages.first
-        return first[0] if len(structure) and structure[0].kind == Kind.HEADING else -1
-
-    def _names_another(self, sid: int) -> set[str] | None:
-        """When the unit's paragraph writes a word of the title inside another name, the
-        words of the names holding the title's words (see decisive.names_another). The
-        paragraph, as for the names a passage holds (see _held): 'It is usually described
-        as one of Tolstoy's two major masterpieces' is about the War and Peace before it.
-        Not in a text without headings, nor right under its title, which the names there
-        are about."""
-        block = self.passages.blocks[sid]
-        if not self.title_terms or self.title_terms.isdisjoint(
-            self.paragraph_terms.get(block, _NO_TERMS)
-        ):
-            return None
-        sections = self.passages.sections[sid]
-        if not sections or sections[-1] == self._title_unit:
-            return None  # under the title itself: its byline's 'Harbour Survey Office' is its
-        if block not in self.named_in:
-            start, end = self.passages.structure[block].start, self.passages.structure[block].end
-            self.named_in[block] = names_another(self.text[start:end], self.title_terms, self.asked)
-        return self.named_in[block]
 
     def _shows_answer(self, sid: int) -> bool:
         """Whether a unit the question restates is shown with its answer. A heading or term
