@@ -19,9 +19,11 @@ from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
 from pipeline.documents.blocks import Blocks
+from pipeline.documents.roff_escapes import character
 from pipeline.documents.zipped import Archive
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+MATH = "{http://schemas.openxmlformats.org/officeDocument/2006/math}"
 _STRICT = (b"http://purl.oclc.org/ooxml/wordprocessingml/main", W[1:-1].encode())
 """Strict OOXML's namespace for the same elements, read as the usual one."""
 _FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
@@ -34,6 +36,8 @@ _CONTAINERS = frozenset(W + tag for tag in ("sdt", "sdtContent", "customXml", "i
 """Elements of the body that hold paragraphs and tables."""
 _HEADING_NAME = re.compile(r"(?:heading|title)\s*(\d?)$", re.IGNORECASE)
 _NOT_NOTES = frozenset(("separator", "continuationSeparator", "continuationNotice"))
+_SPACE = Element(W + "tab")
+"""Read as a space: what a text box's paragraph ends with (see paragraph_text)."""
 
 
 def _attribute(element: Element | None, name: str) -> str | None:
@@ -52,20 +56,18 @@ class _Lists:
     """Numbering definitions, and the count of each list's items so far."""
 
     formats: dict[tuple[str, str], str] = field(default_factory=dict)  # (numId, ilvl) -> fmt
+    starts: dict[tuple[str, str], int] = field(default_factory=dict)  # ... -> first number
     counts: dict[tuple[str, int], int] = field(default_factory=dict)
 
     def marker(self, num_id: str, level: int) -> str:
-        if self.formats.get((num_id, str(level)), "bullet") in ("bullet", "none"):
-            return "- "
         for deeper in [key for key in self.counts if key[0] == num_id and key[1] > level]:
-            del self.counts[deeper]  # a new item restarts the lists below it
-        count = self.counts.get((num_id, level), 0) + 1
+            del self.counts[deeper]  # a new item, bullet or number, restarts the lists below
+        number_format = self.formats.get((num_id, str(level)), "bullet")
+        if number_format in ("bullet", "none"):
+            return "- "
+        count = self.counts.get((num_id, level), self.starts.get((num_id, str(level)), 1) - 1) + 1
         self.counts[(num_id, level)] = count
-        number_format = self.formats.get((num_id, str(level)), "")
-        if number_format in ("lowerLetter", "upperLetter") and count <= 26:
-            letter = chr(ord("a") + count - 1)
-            return f"{letter.upper() if number_format == 'upperLetter' else letter}. "
-        return f"{count}. "
+        return f"{_numbered(count, number_format)}. "
 
 
 def docx_text(archive: Archive) -> str:
@@ -131,18 +133,38 @@ def paragraph_text(paragraph: Element) -> str:
         tag = element.tag
         if tag in _SKIPPED:
             continue
-        if tag == W + "t":
+        if tag == W + "r" and _hidden(element):
+            continue  # hidden text (w:vanish): Word does not show it
+        if tag in (W + "t", MATH + "t"):
             parts.append(element.text or "")
-        elif tag in (W + "tab", W + "br", W + "cr"):
+        elif tag in (W + "tab", W + "ptab", W + "br", W + "cr"):
             parts.append(" ")
         elif tag == W + "noBreakHyphen":
             parts.append("-")
+        elif tag == W + "sym":
+            parts.append(_symbol(element))
         elif tag in (W + "footnoteReference", W + "endnoteReference"):
             parts.append(f"[{_attribute(element, 'id')}]")
-        elif tag == W + "p" and parts:  # a text box's paragraph inside this one
+        elif tag == W + "p":  # a text box's paragraph inside this one: words apart
             parts.append(" ")
+            stack.append(iter([_SPACE]))  # ... after it too
         stack.append(iter(element))
     return " ".join("".join(parts).split())
+
+
+def _hidden(run: Element) -> bool:
+    vanish = run.find(f"{W}rPr/{W}vanish")
+    return vanish is not None and _attribute(vanish, "val") not in ("0", "false", "off")
+
+
+def _symbol(element: Element) -> str:
+    """A `w:sym`'s character, unless it is in a symbol font's private area (F000-F0FF)."""
+    code = _attribute(element, "char") or ""
+    try:
+        value = int(code, 16)
+    except ValueError:
+        return ""
+    return "" if 0xE000 <= value <= 0xF8FF else character(value)
 
 
 def _paragraph_kind(
@@ -215,34 +237,89 @@ def _lists(archive: Archive) -> _Lists:
     if not archive.has("word/numbering.xml"):
         return lists
     root = archive.xml("word/numbering.xml", _STRICT)
-    abstract: dict[str, dict[str, str]] = {}
+    abstract: dict[str, dict[str, tuple[str, int]]] = {}
     for definition in root.iter(W + "abstractNum"):
         levels = abstract.setdefault(_attribute(definition, "abstractNumId") or "", {})
         for lvl in definition.iter(W + "lvl"):
+            start = _attribute(lvl.find(W + "start"), "val") or "1"
             levels[_attribute(lvl, "ilvl") or "0"] = (
-                _attribute(lvl.find(W + "numFmt"), "val") or "bullet"
+                _attribute(lvl.find(W + "numFmt"), "val") or "bullet",
+                int(start) if start.isdigit() else 1,
             )
     for num in root.iter(W + "num"):
         defined = abstract.get(_attribute(num.find(W + "abstractNumId"), "val") or "", {})
-        for level, number_format in defined.items():
+        for level, (number_format, first) in defined.items():
             lists.formats[(_attribute(num, "numId") or "", level)] = number_format
+            lists.starts[(_attribute(num, "numId") or "", level)] = first
     return lists
+
+
+_ROMAN = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"),
+          (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))  # fmt: skip
+
+
+def _numbered(count: int, number_format: str) -> str:
+    """An item's number as its list writes it: '3', 'c', 'C', 'iii', 'III'."""
+    if number_format in ("lowerLetter", "upperLetter") and 1 <= count <= 26:
+        letter = chr(ord("a") + count - 1)
+        return letter.upper() if number_format == "upperLetter" else letter
+    if number_format in ("lowerRoman", "upperRoman") and 1 <= count < 4000:
+        roman = ""
+        for value, numeral in _ROMAN:
+            while count >= value:
+                roman += numeral
+                count -= value
+        return roman.upper() if number_format == "upperRoman" else roman
+    return str(count)
 
 
 def _write_table(blocks: Blocks, table: Element) -> None:
     """A pipe table; the first row is its header (a Word table's usual first row)."""
     rows = []
-    for row in table.findall(W + "tr"):  # its own rows: a nested table is in its cell
-        cells = [
-            " ".join(paragraph_text(p) for p in cell.iter(W + "p")).replace("|", "\\|")
-            for cell in row.findall(W + "tc")
-        ]
+    for row in _through_containers(table, W + "tr"):  # its own rows, not a nested table's
+        if row.find(f"{W}trPr/{W}del") is not None:
+            continue  # a row deleted with changes tracked
+        cells = []
+        for cell in _through_containers(row, W + "tc"):
+            cells.append(_text_of(cell).replace("|", "\\|"))
+            span = _attribute(cell.find(f"{W}tcPr/{W}gridSpan"), "val") or "1"
+            cells += [""] * (min(int(span), 64) - 1 if span.isdigit() else 0)
         if any(cells):
             rows.append("| " + " | ".join(cells) + " |")
             if len(rows) == 1:
                 rows.append("|" + "---|" * len(cells))
     if rows:
         blocks.write("\n".join(rows))
+
+
+def _through_containers(parent: Element, tag: str) -> Iterator[Element]:
+    """`parent`'s children of `tag`, and those inside content controls (`w:sdt`) and the
+    like: a form template wraps its table's rows and cells in them."""
+    stack = [iter(parent)]
+    while stack:
+        element = next(stack[-1], None)
+        if element is None:
+            stack.pop()
+        elif element.tag == tag:
+            yield element
+        elif element.tag in _CONTAINERS:
+            stack.append(iter(element))
+
+
+def _text_of(element: Element) -> str:
+    """The text of every paragraph inside `element` (a cell, a note), each read once: a
+    text box's paragraphs are read with the paragraph holding them, not again."""
+    texts = []
+    stack = [iter(element)]
+    while stack:
+        child = next(stack[-1], None)
+        if child is None:
+            stack.pop()
+        elif child.tag == W + "p":
+            texts.append(paragraph_text(child))
+        else:
+            stack.append(iter(child))
+    return " ".join(filter(None, texts))
 
 
 def _notes(archive: Archive, part: str) -> list[tuple[str, str]]:
@@ -252,7 +329,7 @@ def _notes(archive: Archive, part: str) -> list[tuple[str, str]]:
     for note in archive.xml(part, _STRICT):
         if _attribute(note, "type") in _NOT_NOTES:
             continue
-        text = " ".join(filter(None, (paragraph_text(p) for p in note.iter(W + "p"))))
+        text = _text_of(note)
         if text:
             notes.append((_attribute(note, "id") or "", text))
     return notes

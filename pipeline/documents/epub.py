@@ -10,6 +10,7 @@ font obfuscation scrambles are no text and do not matter.
 from __future__ import annotations
 
 import posixpath
+import re
 from urllib.parse import unquote
 
 from pipeline.documents.decode import decode_text
@@ -18,6 +19,9 @@ from pipeline.documents.zipped import Archive
 from pipeline.errors import InputError, UnsupportedTypeError
 
 _CHAPTER_TYPES = frozenset(("application/xhtml+xml", "text/html", "application/html"))
+# XHTML may close a script or style in its start tag, which HTML reads as opening raw text
+# to a '</script>' that never comes.
+_SELF_CLOSED = re.compile(r"<(script|style)\b([^>]*?)/>", re.IGNORECASE)
 _FONT_OBFUSCATION = frozenset(
     ("http://www.idpf.org/2008/embedding", "http://ns.adobe.com/pdf/enc#RC")
 )
@@ -37,12 +41,17 @@ def epub_text(archive: Archive) -> str:
     chapters = []
     for itemref in (e for e in opf.iter() if _local(e.tag) == "itemref"):
         href, media_type = manifest.get(itemref.get("idref"), ("", ""))
-        if not href or media_type not in _CHAPTER_TYPES:
+        if not href or media_type.lower() not in _CHAPTER_TYPES:
             continue
-        path = posixpath.normpath(posixpath.join(base, unquote(href.split("#")[0])))
+        href = unquote(href.split("#")[0])
+        path = posixpath.normpath(
+            href.lstrip("/") if href.startswith("/") else posixpath.join(base, href)
+        )
         if not archive.has(path):
             continue  # a spine entry whose file is missing: the rest of the book still reads
-        page = decode_text(archive.read(path), f"{archive.name}: {path}")
+        page = _SELF_CLOSED.sub(
+            r"<\1\2></\1>", decode_text(archive.read(path), f"{archive.name}: {path}")
+        )
         text = html_text(page, archive.check, titled=False).strip()
         if text:
             chapters.append(text)

@@ -26,8 +26,9 @@ _NUMBERED = re.compile(r"\(?(\d+|[a-zA-Z])[.)]$")
 
 _GLUE = "\x00"
 """Marks a word that runs on from the one before it, with no space (after '\\c')."""
-TERM_LINE_CHARS = 80
-"""Longest line read as the term of a description that `.RS` indents under it."""
+TERM_LINE_CHARS = 200
+"""Longest line read as the term of a description that `.RS 4` indents under it (systemd's
+'LimitCPU=, LimitFSIZE=, ...' is one)."""
 
 
 def _joined(words: list[str]) -> str:
@@ -96,9 +97,7 @@ class ManWriter:
             return
         if line[:1] in (" ", "\t"):
             self._flush(then_tight=True)  # a line opening with a space starts a new line
-        self.written += len(line)
-        if self.written > self.limit:
-            raise TooLargeError("the man page writes more text than the document size limit")
+        self._count(len(line))
         words = " ".join(line.split())  # roff's two spaces after a sentence are one here
         self.words.append(_GLUE + words if self.glued and self.words else words)
         # '\c' joins the next line to this one, unless this one ends in a space ('of\~\c')
@@ -114,19 +113,25 @@ class ManWriter:
             self.mdoc.macro(name, args)
 
     def table(self, lines: list[str]) -> None:
-        """A tbl table (`.TS` ... `.TE`): a pipe table, its first row the header."""
-        rows = table_rows(lines, self.expand)
+        """A tbl table (`.TS` ... `.TE`): a pipe table, with a header row when tbl marks one."""
+        rows, header = table_rows(lines, self.expand)
         if not rows:
             return
         self._flush()
-        width = max(len(row) for row in rows)
-        cells = [
-            [cell.replace("|", "\\|") for cell in row] + [""] * (width - len(row)) for row in rows
+        written = [
+            "| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows
         ]
-        written = ["| " + " | ".join(row) + " |" for row in cells]
-        written.insert(1, "|" + "---|" * width)
+        if header:
+            written.insert(1, "|" + "---|" * len(rows[0]))
+        self._count(sum(len(row) for row in written))
         self.blocks.write("\n".join(written), self.content, tight=self.tight)
         self.tight = self.term_like = False
+
+    def _count(self, size: int) -> None:
+        """Count `size` characters written; TooLargeError past the limit."""
+        self.written += size
+        if self.written > self.limit:
+            raise TooLargeError("the man page writes more text than the document size limit")
 
     def _pending_line(self, line: str) -> None:
         pending, self.pending = self.pending, ""
@@ -161,7 +166,7 @@ class ManWriter:
         text = _joined(self.words)
         self.words = []
         self.glued = False
-        self.term_like = len(text) <= TERM_LINE_CHARS and not text.endswith((".", ":", ";"))
+        self.term_like = len(text) <= TERM_LINE_CHARS
         if self.item:
             text, self.item = self.item + text, ""
             self.blocks.write(text, self.base, tight=self.tight)
@@ -222,11 +227,12 @@ class ManWriter:
             self.content = self.base
 
     def shift_right(self, args: list[str]) -> None:
-        """.RS: what follows nests inside the current entry. Outside one, under a line that
-        may be a term, it is that term's description: DocBook and Asciidoctor write an
-        option as '.PP' / '-n, --dry-run' / '.RS 4' / its description / '.RE'."""
+        """.RS: what follows nests inside the current entry. Outside one, `.RS 4` under a
+        line of its own is that line's description: DocBook and Asciidoctor write an option
+        as '.PP' / '-n, --dry-run' / '.RS 4' / its description / '.RE' (a bare `.RS` after
+        prose, 'An OR list has the form', indents an example, no description)."""
         self._flush()
-        term = not self.in_entry and self.term_like and not self.broken
+        term = args[:1] == ["4"] and not self.in_entry and self.term_like and not self.broken
         self.nest()
         if term:
             self.tight = True
@@ -272,6 +278,11 @@ class ManWriter:
     def alternating(self, args: list[str]) -> None:
         if args:
             self.text("".join(args))
+
+    def cross_reference(self, args: list[str]) -> None:
+        """.MR (groff 1.23): another page, 'stat(2)', and the punctuation after it."""
+        if len(args) >= 2:
+            self.text(f"{args[0]}({args[1]}){''.join(args[2:])}")
 
     def link_start(self, args: list[str]) -> None:
         self.link = args[0] if args else ""
@@ -320,6 +331,7 @@ _MACROS: dict[str, Callable[[ManWriter, list[str]], None]] = {
     "IR": ManWriter.alternating,
     "RB": ManWriter.alternating,
     "RI": ManWriter.alternating,
+    "MR": ManWriter.cross_reference,
     "UR": ManWriter.link_start,
     "MT": ManWriter.link_start,
     "UE": ManWriter.link_end,

@@ -42,8 +42,12 @@ _POD_COMMAND = re.compile(r"^=(head[1-6]|pod|over|item|back|cut|begin|end|for|en
 _OPENING_COMMANDS = ("head", "pod", "over")
 # Perl before its POD: a module's `package Foo::Bar;`, a script's `#!/usr/bin/perl` or
 # `use strict;` (a Python `import` or a Markdown heading is no Perl).
-_PERL = re.compile(r"^(?:package\s+[\w:]+\s*;|use\s+(?:strict|warnings)\b|#!\S*perl)", re.M)
-_PERL_HEAD_CHARS = 4_096
+_PERL = re.compile(
+    r"^(?:package\s+[\w:]+(?:\s+v?[\d._]+)?\s*[;{]|use\s+(?:strict|warnings|v?5[\d.]*|Moo\w*)\b"
+    r"|#!.*\bperl)",
+    re.MULTILINE,
+)
+_PERL_HEAD_CHARS = 65_536
 MAX_NESTING = 64
 """Formatting codes open at once past this read as text: 'C<' 200,000 times is no stack."""
 _BLANK_LINES = re.compile(r"\n[ \t]*\n")

@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from pipeline.documents.man import ManWriter
-from pipeline.documents.roff_escapes import expand
+from pipeline.documents.roff_escapes import arguments, expand
 
 MAX_EXPANDED_LINES = 200_000
 """Lines macro calls may add in all; past it a call reads as nothing. A page expands its
@@ -244,38 +244,6 @@ class _Reader:
             return False, ""
         left, right = text[1:first_end], text[first_end + 1 : second_end]
         return self.writer.expand(left) == self.writer.expand(right), text[second_end + 1 :]
-
-
-def arguments(text: str) -> list[str]:
-    """A request's arguments: words, or "quoted words" ("" in quotes is a quote)."""
-    args: list[str] = []
-    pos, size = 0, len(text)
-    while pos < size:
-        while pos < size and text[pos] in " \t":
-            pos += 1
-        if pos >= size or text.startswith('\\"', pos):
-            break
-        if text[pos] == '"':
-            pos += 1
-            word: list[str] = []
-            while pos < size:
-                if text[pos] == '"':
-                    if text.startswith('""', pos):
-                        word.append('"')
-                        pos += 2
-                        continue
-                    pos += 1
-                    break
-                word.append(text[pos])
-                pos += 1
-            args.append("".join(word))
-        else:
-            end = pos
-            while end < size and text[end] not in " \t" and not text.startswith('\\"', end):
-                end += 2 if text[end] == "\\" else 1  # an escape, '\\ ' too, is in the word
-            args.append(text[pos:end])
-            pos = end
-    return args
 
 
 def _with_arguments(line: str, args: list[str]) -> str:

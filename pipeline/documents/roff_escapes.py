@@ -1,4 +1,5 @@
-"""roff's escapes in a line of text: special characters, strings, and what prints nothing.
+"""roff's escapes in a line of text (special characters, strings, what prints nothing), and
+a request's arguments.
 
 `\\fB-a\\fR` is '-a', `\\(em` '—', `\\*(lq` whatever the page defined `lq` as, `\\s-1`
 nothing. One pass over the line: each escape is read once, left to right.
@@ -144,3 +145,35 @@ def _delimited_end(line: str, pos: int) -> int:
         return pos
     end = line.find(line[pos], pos + 1)
     return len(line) if end < 0 else end + 1
+
+
+def arguments(text: str) -> list[str]:
+    """A request's arguments: words, or "quoted words" ("" in quotes is a quote)."""
+    args: list[str] = []
+    pos, size = 0, len(text)
+    while pos < size:
+        while pos < size and text[pos] in " \t":
+            pos += 1
+        if pos >= size or text.startswith('\\"', pos):
+            break
+        if text[pos] == '"':
+            pos += 1
+            word: list[str] = []
+            while pos < size:
+                if text[pos] == '"':
+                    if text.startswith('""', pos):
+                        word.append('"')
+                        pos += 2
+                        continue
+                    pos += 1
+                    break
+                word.append(text[pos])
+                pos += 1
+            args.append("".join(word))
+        else:
+            end = pos
+            while end < size and text[end] not in " \t" and not text.startswith('\\"', end):
+                end += 2 if text[end] == "\\" else 1  # an escape, '\\ ' too, is in the word
+            args.append(text[pos:end])
+            pos = end
+    return args

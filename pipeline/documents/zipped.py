@@ -11,10 +11,14 @@ or an external entity gets in, and no Word or EPUB part needs one.
 from __future__ import annotations
 
 import io
+import lzma
+import struct
 import zipfile
+import zlib
 from collections.abc import Callable
 from typing import Literal
 from xml.etree import ElementTree
+from xml.parsers import expat
 
 from pipeline.errors import InputError, TooLargeError, UnsupportedTypeError
 
@@ -22,6 +26,12 @@ ZipKind = Literal["docx", "epub"]
 MAX_PARTS = 20_000
 """Most entries an archive may list: a book has hundreds, a report a few dozen."""
 _BLOCK = 1 << 20
+_DAMAGED = (
+    zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError, RuntimeError,
+    zlib.error, lzma.LZMAError, struct.error, KeyError,
+)  # fmt: skip
+"""What a damaged archive raises as zipfile reads it (RuntimeError: an encrypted part)."""
+_END_OF_DIRECTORY = b"PK\x05\x06"
 _OTHER_ZIPS = {
     "xl/workbook.xml": "an Excel workbook (.xlsx)",
     "ppt/presentation.xml": "a PowerPoint presentation (.pptx)",
@@ -31,9 +41,12 @@ _OTHER_ZIPS = {
 
 def zipped_kind(raw: bytes, name: str) -> ZipKind:
     """ "docx" or "epub" for a ZIP that is one; UnsupportedTypeError for any other ZIP."""
+    _check_parts(raw, name)
     try:
         names = set(zipfile.ZipFile(io.BytesIO(raw)).namelist())
-    except (zipfile.BadZipFile, ValueError, EOFError) as exc:
+    except NotImplementedError as exc:
+        raise UnsupportedTypeError(f"{name} is a ZIP archive longdoc cannot open ({exc})") from None
+    except _DAMAGED as exc:
         raise InputError(f"{name} is a damaged ZIP archive ({exc})") from None
     if "word/document.xml" in names:
         return "docx"
@@ -52,11 +65,14 @@ class Archive:
 
     def __init__(self, raw: bytes, name: str, budget_bytes: int, check: Callable[[], None]) -> None:
         self.name = name
+        self.budget = budget_bytes
         self.left = budget_bytes
         self.check = check
-        self.zip = zipfile.ZipFile(io.BytesIO(raw))
-        if len(self.zip.infolist()) > MAX_PARTS:
-            raise TooLargeError(f"{name} holds over {MAX_PARTS:,} parts")
+        _check_parts(raw, name)
+        try:
+            self.zip = zipfile.ZipFile(io.BytesIO(raw))
+        except _DAMAGED as exc:
+            raise InputError(f"{name} is a damaged ZIP archive ({exc})") from None
 
     def has(self, part: str) -> bool:
         try:
@@ -81,20 +97,24 @@ class Archive:
                     self._spend(len(block))
                     blocks.append(block)
                     self.check()
-        except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError) as exc:
-            raise InputError(f"{self.name}: part {part!r} cannot be read ({exc})") from None
-        except NotImplementedError as exc:  # an unsupported compression or encryption
+        except NotImplementedError as exc:  # an unsupported compression
             raise UnsupportedTypeError(f"{self.name}: part {part!r}: {exc}") from None
+        except _DAMAGED as exc:
+            raise InputError(f"{self.name}: part {part!r} cannot be read ({exc})") from None
         return b"".join(blocks)
 
     def xml(self, part: str, renamed: tuple[bytes, bytes] | None = None) -> ElementTree.Element:
         """A part parsed as XML (without a DTD: see the module docstring); `renamed`
         (old, new) is a namespace read as another (Strict OOXML's as the usual one)."""
+        if self.has(part) and self.zip.getinfo(part).file_size > self.budget // 4:
+            raise TooLargeError(  # a parsed tree takes about 25 times its markup's bytes
+                f"{self.name}: part {part!r} is too large to parse",
+                hint="Send a smaller document or raise LONGDOC_MAX_DOCUMENT_MB.",
+            )
         data = self.read(part)
         if renamed is not None:
             data = data.replace(*renamed)
-        if b"<!DOCTYPE" in data[:4096] or b"<!ENTITY" in data:
-            raise InputError(f"{self.name}: part {part!r} declares a DTD, which no such file needs")
+        _refuse_dtd(data, f"{self.name}: part {part!r}")
         try:
             return ElementTree.fromstring(data)
         except ElementTree.ParseError as exc:
@@ -107,3 +127,42 @@ class Archive:
                 hint="Send a smaller document or raise LONGDOC_MAX_DOCUMENT_MB.",
             )
         self.left -= size
+
+
+def _check_parts(raw: bytes, name: str) -> None:
+    """TooLargeError when the archive lists more than MAX_PARTS entries: read from its end
+    record, and counted, before zipfile parses a million of them."""
+    end = raw.rfind(_END_OF_DIRECTORY, max(0, len(raw) - 65_557))
+    if end >= 0 and len(raw) >= end + 12:
+        (entries,) = struct.unpack_from("<H", raw, end + 10)
+        if entries > MAX_PARTS:
+            raise TooLargeError(f"{name} holds over {MAX_PARTS:,} parts")
+    if raw.count(b"PK\x01\x02") > MAX_PARTS:  # ZIP64, or an end record that lies
+        raise TooLargeError(f"{name} holds over {MAX_PARTS:,} parts")
+
+
+class _Refused(Exception):
+    pass
+
+
+def _refuse_dtd(data: bytes, where: str) -> None:
+    """InputError when the XML declares entities or an internal DTD subset, in whatever
+    encoding it is written (a UTF-16 part hides '<!ENTITY' from a byte search). expat reads
+    it first with only these two handlers, which fire before any entity is expanded."""
+
+    def doctype(name: str, system: str | None, public: str | None, internal: int) -> None:
+        if internal:
+            raise _Refused
+
+    def entity(*args: object) -> None:
+        raise _Refused
+
+    parser = expat.ParserCreate()
+    parser.StartDoctypeDeclHandler = doctype
+    parser.EntityDeclHandler = entity
+    try:
+        parser.Parse(data, True)
+    except _Refused:
+        raise InputError(f"{where} declares a DTD, which no such file needs") from None
+    except expat.ExpatError as exc:
+        raise InputError(f"{where} is not well-formed XML ({exc})") from None

@@ -98,6 +98,8 @@ def test_pod_is_read_without_the_code_around_it_or_blocks_for_other_formatters()
 def test_only_pod_is_read_as_pod() -> None:
     assert looks_like_pod(MODULE)
     assert looks_like_pod("=head1 NAME\n\nfoo - bar\n\n=cut\n")
+    for perl in ("package Foo::Bar 1.23;", "package Foo {", "#!/usr/bin/env perl", "use v5.36;"):
+        assert looks_like_pod(f"{perl}\n1;\n__END__\n\n=head1 NAME\n\nFoo\n\n=cut\n"), perl
     readme = "# Foo\n\nIts manual:\n\n```\n=head1 NAME\n\nFoo - frob\n\n=cut\n```\n\nMore.\n"
     assert not looks_like_pod(readme)
     assert not looks_like_pod('"""Tests."""\nimport os\n\nPOD = """\n=head1 NAME\n\n=pod\n"""\n')

@@ -309,3 +309,32 @@ def test_mdoc_reads_what_mandoc_writes() -> None:
 
 def test_a_page_opening_with_a_bare_dot_is_roff() -> None:
     assert looks_like_roff(".\n.TH LZ4 1\n.SH NAME\nlz4\n")
+
+
+def test_tbl_text_blocks_keep_their_macros_words_and_a_table_without_rule_has_no_header() -> None:
+    page = (
+        ".TH X 3\n.SH ATTRIBUTES\n.TS\nallbox;\nlbx lb lb\nl l l.\nInterface@Attribute@Value\n"
+        "T{\n.BR printf (),\n.BR vsnprintf ()\nT}\tThread safety\tMT-Safe locale\n.TE\n"
+        ".SH COLORS\n.TS\nl l.\n0\tto restore default color\n1\tfor brighter colors\n.TE\n"
+        ".SH SEE ALSO\n.MR stat 2 ,\n.MR dir 1\n"
+    ).replace("@", "\t")
+    text = roff_text(page)
+    assert "| printf(), vsnprintf() | Thread safety | MT-Safe locale |" in text
+    assert "|---|---|---|" in text
+    assert "| 0 | to restore default color |\n| 1 | for brighter colors |" in text
+    assert "| 0 | to restore default color |\n|---" not in text
+    assert "stat(2), dir(1)" in text
+
+
+def test_a_wide_table_counts_toward_the_limit_and_stays_linear() -> None:
+    row = "\t".join(["a"] * 60_000) + "\n"
+    page = ".TH X 1\n.SH A\n.TS\nl.\n" + row * 3 + ".TE\n"
+    started = time.process_time()
+    with pytest.raises(TooLargeError):
+        roff_text(page, limit=100_000)
+    assert time.process_time() - started < 5
+
+
+def test_a_bare_rs_after_prose_is_no_description() -> None:
+    page = ".TH X 1\n.SH A\nAn OR list has the form\n.RS\n.nf\na || b\n.fi\n.RE\n"
+    assert "An OR list has the form\n\n```" in roff_text(page)

@@ -215,5 +215,63 @@ def test_a_small_zip_that_inflates_past_the_size_limit_is_refused_while_inflatin
     body = paragraph(run("x" * 2_000_000))
     bomb = lease(body)
     assert len(bomb) < 50_000
-    with pytest.raises(TooLargeError, match="unpacks to more"):
+    with pytest.raises(TooLargeError, match=r"unpacks to more|too large to parse"):
         from_bytes(bomb, "bomb.docx", Settings(max_document_mb=0.4))
+
+
+def test_word_text_as_word_shows_it_in_cells_boxes_and_hidden_runs() -> None:
+    box = (
+        "<w:r><w:pict><w:txbxContent><w:p><w:r><w:t>In box</w:t></w:r></w:p>"
+        "</w:txbxContent></w:pict></w:r>"
+    )
+    hidden = "<w:r><w:rPr><w:vanish/></w:rPr><w:t>SECRET</w:t></w:r>"
+    symbol = '<w:r><w:sym w:font="Symbol" w:char="F0B0"/><w:sym w:char="00B0"/></w:r>'
+    cell = "<w:tc><w:tcPr><w:gridSpan w:val='2'/></w:tcPr>" + paragraph(run("wide")) + "</w:tc>"
+    body = (
+        paragraph(run("Before"), box, run("After")),
+        paragraph(run("Shown."), hidden, run(" Also shown."), symbol),
+        "<w:tbl><w:tr><w:tc>"
+        + paragraph(run("A"))
+        + "</w:tc><w:tc>"
+        + paragraph(run("B"))
+        + "</w:tc><w:tc>"
+        + paragraph(run("C"))
+        + "</w:tc></w:tr>"
+        + "<w:sdt><w:sdtContent><w:tr>"
+        + cell
+        + "<w:tc>"
+        + paragraph(run("3"), box)
+        + "</w:tc></w:tr></w:sdtContent></w:sdt></w:tbl>",
+    )
+    text = from_bytes(lease("".join(body)), "forms.docx", Settings()).text
+    assert "Before In box After" in text  # a text box's words stand apart, read once
+    assert "Shown. Also shown.\u00b0" in text
+    assert "SECRET" not in text
+    assert "| wide |  | 3 In box |" in text  # a row inside a content control; a cell's span
+
+
+def test_damaged_encrypted_or_entity_laden_archives_are_input_errors() -> None:
+    good = lease()
+    damaged = bytearray(good)
+    start = good.find(b"word/document.xml") + len("word/document.xml")
+    damaged[start + 10 : start + 40] = b"\xff" * 30  # the part's deflated bytes
+    with pytest.raises(InputError):
+        from_bytes(bytes(damaged), "damaged.docx", Settings())
+    only = zipped({"word/document.xml": f"<w:document {NS}/>"})
+    encrypted = bytearray(only)
+    encrypted[6] |= 1  # the part's flag, in its header and the directory: encrypted
+    encrypted[only.find(b"PK\x01\x02") + 8] |= 1
+    with pytest.raises(InputError):
+        from_bytes(bytes(encrypted), "locked.docx", Settings())
+    entities = '<!DOCTYPE d [<!ENTITY a "INJECTED">]><w:document ' + NS + ">&a;</w:document>"
+    utf16 = zipped({"word/document.xml": entities.encode("utf-16")})
+    with pytest.raises(InputError, match="DTD"):
+        from_bytes(utf16, "utf16.docx", Settings())
+
+
+def test_an_epub_closing_a_script_in_its_start_tag_keeps_its_text() -> None:
+    page = (
+        '<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head>'
+        '<script src="x.js"/><style type="text/css"/></head><body><p>Kept.</p></body></html>'
+    )
+    assert "Kept." in from_bytes(book(**{"OEBPS/text/one.xhtml": page}), "b.epub", Settings()).text
