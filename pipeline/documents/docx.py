@@ -34,6 +34,8 @@ _SKIPPED = frozenset(
 drawing's fallback copy of its text box."""
 _CONTAINERS = frozenset(W + tag for tag in ("sdt", "sdtContent", "customXml", "ins", "moveTo"))
 """Elements of the body that hold paragraphs and tables."""
+_LEVEL_NUMBER = re.compile(r"%([1-9])")
+"""A level's number in a numbering's level text: '%1.%2' is '3.2'."""
 _HEADING_NAME = re.compile(r"(?:heading|title)\s*(\d?)$", re.IGNORECASE)
 _NOT_NOTES = frozenset(("separator", "continuationSeparator", "continuationNotice"))
 _SPACE = Element(W + "tab")
@@ -57,17 +59,41 @@ class _Lists:
 
     formats: dict[tuple[str, str], str] = field(default_factory=dict)  # (numId, ilvl) -> fmt
     starts: dict[tuple[str, str], int] = field(default_factory=dict)  # ... -> first number
+    texts: dict[tuple[str, str], str] = field(default_factory=dict)  # ... -> lvlText '%1.%2'
     counts: dict[tuple[str, int], int] = field(default_factory=dict)
 
     def marker(self, num_id: str, level: int) -> str:
-        for deeper in [key for key in self.counts if key[0] == num_id and key[1] > level]:
-            del self.counts[deeper]  # a new item, bullet or number, restarts the lists below
+        """A list item's marker: '- ', or its number at its level ('3. ', 'c. ')."""
+        count = self._advance(num_id, level)
         number_format = self.formats.get((num_id, str(level)), "bullet")
         if number_format in ("bullet", "none"):
             return "- "
+        return f"{_numbered(count, number_format)}. "
+
+    def label(self, num_id: str, level: int) -> str:
+        """A numbered heading's number as Word shows it, by its level's text: 'Article 1',
+        '3.2' (the numbers of the levels above it too); '' for a bullet."""
+        self._advance(num_id, level)
+        number_format = self.formats.get((num_id, str(level)), "bullet")
+        if number_format in ("bullet", "none"):
+            return ""
+        pattern = self.texts.get((num_id, str(level))) or f"%{level + 1}."
+
+        def number(match: re.Match[str]) -> str:
+            above = int(match.group(1)) - 1
+            return _numbered(
+                self.counts.get((num_id, above), 1), self.formats.get((num_id, str(above)), "")
+            )
+
+        return _LEVEL_NUMBER.sub(number, pattern).strip()
+
+    def _advance(self, num_id: str, level: int) -> int:
+        """Count an item at `level`; a new item restarts the lists below it."""
+        for deeper in [key for key in self.counts if key[0] == num_id and key[1] > level]:
+            del self.counts[deeper]
         count = self.counts.get((num_id, level), self.starts.get((num_id, str(level)), 1) - 1) + 1
         self.counts[(num_id, level)] = count
-        return f"{_numbered(count, number_format)}. "
+        return count
 
 
 def docx_text(archive: Archive) -> str:
@@ -88,8 +114,9 @@ def docx_text(archive: Archive) -> str:
         if not text:
             continue
         level, numbered = _paragraph_kind(element, styles)
-        if level:
-            blocks.write("#" * min(level, 6) + " " + text)
+        if level:  # a numbered heading keeps its number: 'Article 1', '3.2 Payment'
+            number = _heading_number(lists, numbered)
+            blocks.write("#" * min(level, 6) + " " + (f"{number} " if number else "") + text)
             last_item = False
         elif numbered is not None and numbered[0] != "0":
             depth = int(numbered[1]) if numbered[1].isdigit() else 0
@@ -106,6 +133,12 @@ def docx_text(archive: Archive) -> str:
             for number, text in notes:
                 blocks.write(f"[{number}] {text}")
     return blocks.text()
+
+
+def _heading_number(lists: _Lists, numbered: tuple[str, str] | None) -> str:
+    if numbered is None or numbered[0] == "0":
+        return ""
+    return lists.label(numbered[0], int(numbered[1]) if numbered[1].isdigit() else 0)
 
 
 def _body_blocks(body: Element) -> Iterator[Element]:
@@ -237,7 +270,7 @@ def _lists(archive: Archive) -> _Lists:
     if not archive.has("word/numbering.xml"):
         return lists
     root = archive.xml("word/numbering.xml", _STRICT)
-    abstract: dict[str, dict[str, tuple[str, int]]] = {}
+    abstract: dict[str, dict[str, tuple[str, int, str]]] = {}
     for definition in root.iter(W + "abstractNum"):
         levels = abstract.setdefault(_attribute(definition, "abstractNumId") or "", {})
         for lvl in definition.iter(W + "lvl"):
@@ -245,12 +278,13 @@ def _lists(archive: Archive) -> _Lists:
             levels[_attribute(lvl, "ilvl") or "0"] = (
                 _attribute(lvl.find(W + "numFmt"), "val") or "bullet",
                 int(start) if start.isdigit() else 1,
+                _attribute(lvl.find(W + "lvlText"), "val") or "",
             )
     for num in root.iter(W + "num"):
         defined = abstract.get(_attribute(num.find(W + "abstractNumId"), "val") or "", {})
-        for level, (number_format, first) in defined.items():
-            lists.formats[(_attribute(num, "numId") or "", level)] = number_format
-            lists.starts[(_attribute(num, "numId") or "", level)] = first
+        for level, (number_format, first, text) in defined.items():
+            key = (_attribute(num, "numId") or "", level)
+            lists.formats[key], lists.starts[key], lists.texts[key] = number_format, first, text
     return lists
 
 

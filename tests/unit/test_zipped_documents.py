@@ -275,3 +275,26 @@ def test_an_epub_closing_a_script_in_its_start_tag_keeps_its_text() -> None:
         '<script src="x.js"/><style type="text/css"/></head><body><p>Kept.</p></body></html>'
     )
     assert "Kept." in from_bytes(book(**{"OEBPS/text/one.xhtml": page}), "b.epub", Settings()).text
+
+
+def test_numbered_headings_keep_the_numbers_word_shows() -> None:
+    styles = f"""<w:styles {NS}>
+<w:style w:type="paragraph" w:styleId="H1"><w:name w:val="heading 1"/>
+  <w:pPr><w:numPr><w:ilvl w:val="0"/><w:numId w:val="3"/></w:numPr></w:pPr></w:style>
+<w:style w:type="paragraph" w:styleId="H2"><w:name w:val="heading 2"/>
+  <w:pPr><w:numPr><w:ilvl w:val="1"/><w:numId w:val="3"/></w:numPr></w:pPr></w:style>
+</w:styles>"""
+    numbering = f"""<w:numbering {NS}><w:abstractNum w:abstractNumId="30">
+<w:lvl w:ilvl="0"><w:numFmt w:val="decimal"/><w:lvlText w:val="Article %1"/></w:lvl>
+<w:lvl w:ilvl="1"><w:numFmt w:val="decimal"/><w:lvlText w:val="%1.%2"/></w:lvl>
+</w:abstractNum><w:num w:numId="3"><w:abstractNumId w:val="30"/></w:num></w:numbering>"""
+    headings = [("H1", "Definitions"), ("H2", "Terms"), ("H2", "Notices"), ("H1", "Payment")]
+    body = "".join(paragraph(run(text), style=style) for style, text in [*headings, ("H2", "Rent")])
+    document = f"<w:document {NS}><w:body>{body}</w:body></w:document>"
+    raw = zipped(
+        {"word/document.xml": document, "word/styles.xml": styles, "word/numbering.xml": numbering}
+    )
+    assert from_bytes(raw, "contract.docx", Settings()).text == (
+        "# Article 1 Definitions\n\n## 1.1 Terms\n\n## 1.2 Notices\n\n# Article 2 Payment\n\n"
+        "## 2.1 Rent\n"
+    )
