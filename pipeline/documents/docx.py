@@ -5,10 +5,11 @@ WordprocessingML keeps the text in `word/document.xml`, paragraph by paragraph (
 with what a paragraph is in its style: `Heading1`, or a style whose name is 'heading 1'
 (a French Word names it 'Titre 1', keeping the outline level), or any style with an outline
 level. A paragraph with numbering (`w:numPr`, its own or its style's) is a list item:
-`numbering.xml` tells bullets ('- ') from numbers ('1.'). Tables (`w:tbl`) are pipe tables
-with their first row as the header. Text is what Word shows: inserted text of tracked
-changes is in, deleted text is out, field codes ('TOC \\o') are out and their results in.
-Footnotes and endnotes follow the text, numbered as their references in it are.
+`numbering.xml` tells bullets ('- ') from numbers ('1.'); a numbered heading keeps the
+number Word shows ('Article 1', '3.2'). Tables (`w:tbl`) are pipe tables with their first
+row as the header. Text is what Word shows: inserted text of tracked changes is in, deleted
+and hidden text is out, field codes ('TOC \\o') are out and their results in. Footnotes and
+endnotes follow the text, numbered as their references in it are.
 """
 
 from __future__ import annotations
