@@ -8,7 +8,7 @@ html.py    the visible text of an HTML page as Markdown, in one linear pass
 pod.py     Perl's POD (.pod files, and .pm files' documentation) as Markdown
 roff.py    man pages in roff source as Markdown: requests, macros, conditions (escapes:
            roff_escapes.py); man.py writes the man(7) macros, mdoc.py the BSD mdoc(7) ones
-blocks.py  the Markdown blocks pod.py and roff.py write
+blocks.py  the Markdown blocks (paragraphs, code, tables) pod.py, roff.py and docx.py write
 zipped.py  ZIP-packaged documents: which (Word, EPUB) and their parts, read within limits
 docx.py    a Word document as Markdown: headings, lists, tables, footnotes
 epub.py    an EPUB book as Markdown: its chapters in reading order, read by html.py

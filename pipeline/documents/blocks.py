@@ -1,4 +1,5 @@
-"""Markdown written block by block, for the readers that turn markup into it (pod.py, roff.py)."""
+"""Markdown written block by block, for the readers that turn markup into it (pod.py,
+man.py, docx.py)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,19 @@ class Blocks:
             return
         margin = min(len(line) - len(line.lstrip()) for line in lines if line.strip())
         self.write("\n".join(["```", *(line[margin:] for line in lines), "```"]), indent, tight)
+
+    def table(
+        self, rows: list[list[str]], header: bool, indent: int = 0, tight: bool = False
+    ) -> None:
+        """A pipe table of `rows` (each a list of cell texts; '|' in a cell escaped), with a
+        `|---|` rule under the first row when it is the header."""
+        written = [
+            "| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows
+        ]
+        if header and written:
+            written.insert(1, "|" + "---|" * len(rows[0]))
+        if written:
+            self.write("\n".join(written), indent, tight)
 
     def text(self) -> str:
         return "\n".join(self._blocks).strip("\n") + "\n" if self._blocks else ""

@@ -316,15 +316,12 @@ def _write_table(blocks: Blocks, table: Element) -> None:
             continue  # a row deleted with changes tracked
         cells = []
         for cell in _through_containers(row, W + "tc"):
-            cells.append(_text_of(cell).replace("|", "\\|"))
+            cells.append(_text_of(cell))
             span = _attribute(cell.find(f"{W}tcPr/{W}gridSpan"), "val") or "1"
             cells += [""] * (min(int(span), 64) - 1 if span.isdigit() else 0)
         if any(cells):
-            rows.append("| " + " | ".join(cells) + " |")
-            if len(rows) == 1:
-                rows.append("|" + "---|" * len(cells))
-    if rows:
-        blocks.write("\n".join(rows))
+            rows.append(cells)
+    blocks.table(rows, header=True)
 
 
 def _through_containers(parent: Element, tag: str) -> Iterator[Element]:

@@ -118,13 +118,8 @@ class ManWriter:
         if not rows:
             return
         self._flush()
-        written = [
-            "| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows
-        ]
-        if header:
-            written.insert(1, "|" + "---|" * len(rows[0]))
-        self._count(sum(len(row) for row in written))
-        self.blocks.write("\n".join(written), self.content, tight=self.tight)
+        self._count(sum(len(cell) + 3 for row in rows for cell in row))  # before writing it
+        self.blocks.table(rows, header, self.content, self.tight)
         self.tight = self.term_like = False
 
     def _count(self, size: int) -> None:
