@@ -3262,3 +3262,68 @@ def test_a_how_to_finds_the_entry_doing_its_action_as_the_manual_words_it(
 ) -> None:
     answer = _ask(text, question).answer
     assert answer.startswith(entry), answer
+
+
+# A licence's preface, as NVIDIA's CUDA EULA lays it out: each platform a label on a line of
+# its own, the place it names a paragraph of one line under it.
+INSTALL_LOCATIONS = """\
+Default Install Location of the Toolkit
+
+Windows platform:
+
+%ProgramFiles%\\Vendor GPU Toolkit\\v#.#
+
+Linux platform:
+
+/usr/local/toolkit-#.#
+
+Mac platform:
+
+/Developer/Vendor/Toolkit-#.#
+
+
+Default Install Location of the Samples
+
+Windows platform:
+
+%ProgramData%\\Vendor Samples\\v#.#
+
+Linux platform:
+
+/usr/local/toolkit-#.#/samples
+
+and
+
+$HOME/Vendor_Toolkit-#.#_Samples
+
+Mac platform:
+
+/Developer/Vendor/Toolkit-#.#/samples
+
+
+Description
+
+The toolkit provides compilers, libraries and tools for building applications.
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "place", "elsewhere"),
+    [
+        ("What is the default install location on Linux?", "/usr/local/toolkit-#.#", "Mac"),
+        (
+            "Where are the samples installed on Linux?",
+            "/usr/local/toolkit-#.#/samples and $HOME/Vendor_Toolkit-#.#_Samples",
+            "/Developer",
+        ),
+        ("Where is the toolkit installed on a Mac?", "/Developer/Vendor/Toolkit-#.#", "Linux"),
+    ],
+)
+def test_a_label_alone_on_its_line_is_answered_with_the_lines_it_names(
+    question: str, place: str, elsewhere: str
+) -> None:
+    # The label alone ('Linux platform:') said nothing, and the path under it, read as a
+    # title, answered nothing; another platform's place must not read as more of it.
+    answer = _ask(INSTALL_LOCATIONS, question).answer.split("\n")[0]
+    assert place in answer, answer
+    assert elsewhere not in answer, answer

@@ -859,3 +859,9 @@ def test_an_unwrapped_man_page_keeps_its_capitalised_terms_and_long_synopses() -
 def test_a_setext_title_over_a_man_style_readme_keeps_its_section_titles() -> None:
     text = "My Tool\n=======\n\nSYNOPSIS\n    mytool [options]\n\nDESCRIPTION\n    Frobs.\n"
     assert _kinds(text)[:3] == ["HEADING", "HEADING", "PARAGRAPH"]
+
+
+@pytest.mark.parametrize("line", ["/usr/local/toolkit-#.#", "~/.config/tool/settings", "and"])
+def test_a_path_or_a_joining_word_alone_is_no_title(line: str) -> None:
+    text = f"Linux platform:\n\n{line}\n\nThe toolkit provides compilers and libraries.\n"
+    assert Kind.HEADING.name not in _kinds(text)

@@ -113,6 +113,11 @@ _CITING = re.compile(r"https?://|[“\"][^”\"]{3,}[”\"]|\b(?:1[5-9]|20)\d\d\
 _LINK_DEFINITIONS = re.compile(r"(?:[ \t]*\[[^\]\n]+\]:[ \t]*\S+(?:[ \t]+[\"'(][^\n]*)?\s*)+$")
 COMMAND_MAX_CHARS = 100
 """Longest command line read into the sentence around it."""
+LABEL_MAX_WORDS = 5
+"""Most words of a label alone on its line, read with the short lines under it as one: a
+licence's 'Linux platform:' over '/usr/local/cuda-#.#'."""
+VALUE_MAX_LINES = 4
+"""Most lines (each a paragraph of its own, as long as a title at most) read after a label."""
 EXAMPLE_MAX_LINES = 16
 """Most lines of a code example shown with the lead-in that introduces it: Cargo's 'The
 default settings for the release profile are:' leads in to 13 (it was 8, and the lead-in
@@ -210,7 +215,8 @@ class Passages:
     def labels(self) -> list[int]:
         """Per unit, the unit that labels it: its table's header row, its entry's term,
         its list's lead-in or its section heading (the nearest of them); for a heading or
-        term, itself (it is its own topic); -1 for none."""
+        term, itself (it is its own topic); a label's line its label ('Linux platform:' of
+        '/usr/local/cuda-#.#', see _labelled_value); -1 for none."""
         found: list[int] = []
         kinds, last_block, label = self.kinds, -1, -1
         for unit, block in enumerate(self.blocks):
@@ -219,6 +225,8 @@ class Passages:
                 continue
             if block != last_block:  # the units of one block share its label
                 parent = self.structure.parent(block)
+                if self._value(block) and self._label_above(block) >= 0:
+                    parent = self._label_above(block)
                 last_block, label = block, self._last_unit(parent) if parent >= 0 else -1
             found.append(label)
         return found
@@ -653,7 +661,9 @@ class Passages:
             text = following.text if following.start <= start else _led(title, following.text)
             return Shown(min(start, following.start), following.end, text)
         if kind in (Kind.PARAGRAPH, Kind.CODE, Kind.ITEM):
-            joined = self._around_command(unit) or self._with_example(unit)
+            joined = (
+                self._around_command(unit) or self._with_example(unit) or self._labelled_value(unit)
+            )
             if joined is not None:
                 return self._under_term(block, joined)
         if kind == Kind.ROW:
@@ -1237,6 +1247,53 @@ class Passages:
                 return None
             return Shown(self.spans[lead][0], item.end, f"{self._read_lead(lead)}\n{body}")
         return None
+
+    def _labelled_value(self, unit: int) -> Shown | None:
+        """A label alone on its line and the short lines under it, each a paragraph of its
+        own, read as one ('Linux platform: /usr/local/cuda-#.#'): either alone says nothing.
+        `unit` is the label or one of its lines; None when it is neither."""
+        block = self.blocks[unit]
+        label = block if self._label(block) else self._label_above(block)
+        if label < 0:
+            return None
+        values = label + 1
+        while values <= label + VALUE_MAX_LINES and self._value(values):
+            values += 1
+        if values == label + 1:
+            return None
+        lines = [self.structure[b] for b in range(label, values)]
+        read = " ".join(self._read(line.start, line.end) for line in lines)
+        return Shown(lines[0].start, lines[-1].end, read)
+
+    def _label_above(self, block: int) -> int:
+        """The label whose lines run down to `block` (see _labelled_value); -1 for none."""
+        label = block - 1
+        while label >= max(0, block - VALUE_MAX_LINES):
+            if self._label(label):
+                return label
+            if not self._value_line(label):
+                return -1
+            label -= 1
+        return -1
+
+    def _label(self, block: int) -> bool:
+        """The block is a short paragraph ending with a colon, all on one line."""
+        if not self._value_line(block):
+            return False
+        item = self.structure[block]
+        label = self.text[item.start : item.end].rstrip()
+        return label.endswith((":", "：")) and len(label.split()) <= LABEL_MAX_WORDS
+
+    def _value(self, block: int) -> bool:
+        """The block is a line a label above it names (see _labelled_value)."""
+        return block < len(self.structure) and self._value_line(block) and not self._label(block)
+
+    def _value_line(self, block: int) -> bool:
+        """The block is a paragraph of one line, no longer than a title."""
+        item = self.structure[block]
+        if item.kind != Kind.PARAGRAPH or item.end - item.start > HEADING_LEAD_CHARS:
+            return False
+        return "\n" not in self.text[item.start : item.end].strip()
 
     def _lead_before(self, block: int) -> int:
         """The last sentence of the paragraph just before `block`, or of the list item it sits
