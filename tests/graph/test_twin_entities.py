@@ -250,6 +250,52 @@ def test_acronym_or_version_the_documents_never_spell_gets_not_found(question: s
     assert result.citations == []
 
 
+# Settings named as code names them, joined by underscores: their words ('max', 'retries')
+# are in their neighbours' names too.
+SETTINGS_REFERENCE = """# Settings
+
+## max_retries
+
+The max_retries setting limits how many times a failed upload is tried again. The default
+is 5.
+
+## max_upload_size
+
+The max_upload_size setting limits the size of one uploaded file. The default is 10 MB.
+
+## retry_delay
+
+The retry_delay setting waits this many seconds between two tries. The default is 30.
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "fact"),
+    [
+        ("What does the max_retries setting limit?", "how many times a failed upload"),
+        ("What is the default of max_upload_size?", "10 MB"),
+        # ... written apart in the text, as a title or an anchor would: the same name
+        ("What does the retry-delay setting do?", "waits this many seconds"),
+    ],
+)
+def test_a_name_joined_by_underscores_gets_its_own_entry(question: str, fact: str) -> None:
+    result = ask(SETTINGS_REFERENCE, question)
+    assert fact in result.answer.split("\n")[0], result.answer
+    assert result.missing_terms == []
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["What does the max_upload_count setting limit?", "What is the default of retry_backoff?"],
+)
+def test_a_name_joined_by_underscores_the_documents_never_write_gets_not_found(
+    question: str,
+) -> None:
+    result = ask(SETTINGS_REFERENCE, question)
+    assert result.answer == NOT_FOUND["en"], result.answer
+    assert result.citations == []
+
+
 # One page per error code, as a compiler's error index is.
 ERROR_PAGES = [
     {

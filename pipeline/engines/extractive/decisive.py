@@ -191,6 +191,29 @@ def describing_names(question: str) -> list[str]:
     return found
 
 
+# A name joined by underscores, as code writes one: 'unused_must_use', 'MAX_PATH'.
+_JOINED_NAME = re.compile(r"(?<![\w.$-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w-])")
+
+
+def joined_names(question: str, texts: list[str]) -> list[str]:
+    """The names the question joins with underscores ('What does the unused_must_use lint
+    detect?'), each one thing: its words ('unused', 'must', 'use') are in its neighbours'
+    names too ('unused_macros'). Not one the documents write only apart, as a title or an
+    anchor does ('unused-must-use', 'Unused Must Use'): that is the same name."""
+    found = []
+    for match in _JOINED_NAME.finditer(question):
+        name = match.group()
+        if any(name in text for text in texts) or not _written_apart(name, texts):
+            found.append(name)
+    return found
+
+
+def _written_apart(name: str, texts: list[str]) -> bool:
+    apart = r"[\s-]".join(re.escape(part) for part in name.split("_"))
+    pattern = re.compile(rf"(?<![\w-]){apart}(?![\w-])", re.IGNORECASE)
+    return any(pattern.search(text) for text in texts)
+
+
 def _cjk_runs(text: str) -> list[str]:
     return [m.group() for m in re.finditer(f"[{CJK}]+", text)]
 
@@ -492,6 +515,7 @@ def decide(
     # the key an option sets names one setting ('-C relocation-model'): its words alone
     # ('relocation', 'model') are in many
     keys = [[LITERAL + k] for k in option_keys(question) if LITERAL + k in terms]
+    keys += [[LITERAL + n] for n in joined_names(question, texts) if LITERAL + n in terms]
     groups += [k for k in keys if k not in groups]
     surface = _surface(question) | {k: k.removeprefix(LITERAL) for [k] in keys}
     if _HOW_TO.search(question):  # 'How do I find files changed in the last 7 days?': the
