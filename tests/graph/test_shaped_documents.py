@@ -3327,3 +3327,55 @@ def test_a_label_alone_on_its_line_is_answered_with_the_lines_it_names(
     answer = _ask(INSTALL_LOCATIONS, question).answer.split("\n")[0]
     assert place in answer, answer
     assert elsewhere not in answer, answer
+
+
+# A lint reference as rustc's book shows it: a contents list of the lints' names, then a
+# section for each, titled by its anchor ('unused-must-use' for 'unused_must_use').
+LINT_REFERENCE = "# Warn-by-default Lints\n\nThese lints are all set to the 'warn' level.\n\n" + (
+    "\n".join(f"- {name}" for name in ("unused_labels", "unused_macros", "unused_must_use"))
+    + "\n\n"
+    + "\n\n".join(
+        f"## {name.replace('_', '-')}\n\nThe {name} lint detects {what}.\n\n"
+        f"### Explanation\n\n{why}\n"
+        for name, what, why in (
+            ("unused_labels", "labels that are never used", "Unused labels may be a mistake."),
+            ("unused_macros", "macros that were not used", "Unused macros may signal a bug."),
+            (
+                "unused_must_use",
+                "unused result of a type flagged as #[must_use]",
+                "Ignoring a #[must_use] value is most likely a mistake.",
+            ),
+        )
+    )
+)
+
+
+def test_a_contents_entry_naming_a_section_by_its_anchor_is_no_answer() -> None:
+    result = _ask(LINT_REFERENCE, "What does the unused_must_use lint detect?")
+    assert result.answer.startswith("The unused_must_use lint detects unused result"), result.answer
+    assert "unused_macros" not in result.answer, result.answer
+    assert not any(c.quote.startswith("- ") for c in result.citations), result.citations
+
+
+# A licence's boilerplate notice: its sentence left open at a line's end, the address it ends
+# with indented on a line of its own.
+NOTICE = """\
+APPENDIX: How to apply the Tidepool License to your work.
+
+   Copyright [yyyy] [name of copyright owner]
+
+   Licensed under the Tidepool License, Version 3.0 (the "License");
+   you may not use this file except in compliance with the License.
+   You may obtain a copy of the License at
+
+       https://www.tidepool.example/licenses/LICENSE-3.0
+
+   Unless required by applicable law or agreed to in writing, software
+   distributed under the License is distributed on an "AS IS" BASIS.
+"""
+
+
+def test_a_sentence_left_open_is_read_with_the_indented_line_ending_it() -> None:
+    result = _ask(NOTICE, "Where can I obtain a copy of the License?")
+    read = "You may obtain a copy of the License at `https://www.tidepool.example/licenses/"
+    assert read in result.answer, result.answer

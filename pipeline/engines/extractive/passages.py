@@ -1226,7 +1226,9 @@ class Passages:
             return (lead, command) if shown else None
         if rest >= 0 and ending != ":":
             return lead, command, rest
-        return (lead, command) if ending == ":" else None
+        # ... or it ends the sentence left open above it: 'You may obtain a copy of the
+        # License at' / '    http://www.apache.org/licenses/LICENSE-2.0'
+        return (lead, command) if ending == ":" or ending.isalnum() else None
 
     def _with_example(self, unit: int) -> Shown | None:
         """A lead-in (see ends_lead_in) and the short code block under it, read as one: 'you can
@@ -1606,9 +1608,14 @@ def unnumbered(title: str) -> str:
     return _TITLE_NUMBER.sub("", strip_heading(title), count=1)
 
 
+_TITLE_SPACES = re.compile(r"[\s_-]+")
+
+
 def _title_key(text: str) -> str:
-    """A title as a contents list and the heading it points to both write it."""
-    return " ".join(unnumbered(text).split()).casefold()
+    """A title as a contents list and the heading it points to both write it, a name's
+    underscores as its anchor's hyphens: rustc's contents item 'unused_must_use' is the
+    section '## unused-must-use'."""
+    return " ".join(_TITLE_SPACES.split(unnumbered(text).casefold())).strip()
 
 
 def strip_heading(text: str) -> str:
