@@ -797,6 +797,11 @@ See RFC 42 for more details.
 
 Each index now carries a signature the client checks before reading it.
 For more information, see RFC 57 and the section on keys.
+
+## Mirror lists
+
+A mirror list names the servers a client may download packages from, nearest first. For
+more about mirror lists, refer to the section on mirrors.
 """
 
 
@@ -805,6 +810,8 @@ For more information, see RFC 57 and the section on keys.
     [
         ("What does RFC 42 change?", "Mirrors are now chosen by their measured speed"),
         ("What does RFC 57 add?", "Each index now carries a signature"),
+        # ... though it names what is asked as a definition would
+        ("What is a mirror list?", "A mirror list names the servers"),
     ],
 )
 def test_a_sentence_pointing_elsewhere_does_not_answer_for_what_it_points_to(

@@ -42,13 +42,14 @@ def points_back(text: str) -> bool:
 
 
 # A sentence that only points elsewhere, saying nothing alone: 'See section 6.3.8.', 'See PEP
-# 657 for more details.', 'For more information, see the limits page.', '参见第 6.3.8 节。',
+# 657 for more details.', 'For more information, see the limits page.', 'For more about trait
+# objects, refer to the section ...', '参见第 6.3.8 节。',
 # '詳細は aptitude(8) を参照下さい。', '6.3.8 절을 참조하십시오.' ('See how ...' shows, not points).
 POINTER = re.compile(
     r"\(?(?:see(?:\s+also)?(?!\s+(?:how|that|what|why|whether|if|when|where|who)\b)"
     r"|refer\s+to|cf\."
-    r"|for\s+(?:more|further|full|additional)\s+(?:information|details?|discussion)"
-    r"[^.;:]{0,60}?,?\s+see)"
+    r"|for\s+(?:more|further|full|additional)\s+(?:information|details?|discussion|about|on)"
+    r"\b[^.;:]{0,80}?,?\s+(?:see|refer\s+to))"
     r"\s[^;]{1,240}$"
     r"|(?:参见|參見|参看|參看|请参阅|請參閱|请参考|請參考|详见|詳見)[^。]{0,40}。$"
     r"|[^。]{0,100}参照(?:下さい|ください|して下さい|してください)?。$"

@@ -1755,14 +1755,17 @@ class _Scorer:
             score *= LINKS_WEIGHT  # a table of contents' '1. [Install](...#install)'
         elif passages.asks(sid):
             score *= HEADING_WEIGHT  # a question names its topic as a heading does
-        elif points_elsewhere(sentence):
-            score *= LINKS_WEIGHT  # 'See PEP 657 for more details.': says where, not what
         elif query.kind and (typed := _answer_at(typed_in := self._led(sid, sentence), query)) >= 0:
             score *= 1 + TYPE_BOOST
             if self.attribute and _states_value_of(typed_in[:typed], self.attribute):
                 score *= 1 + VALUE_BOOST  # 'Group revenue for 2024 was NOK 4,812 million'
             if self.counted and _counts(typed_in, self.counted, self.lowered):
                 score *= 1 + COUNT_BOOST  # 'sacked him seven times'
+        pointed = passages.links_only(sid) or passages.cites_work(sid)  # weighed above
+        if points_elsewhere(sentence) and not pointed:
+            # 'See PEP 657 for more details.' says where, not what, even when it names what
+            # the question asks as a definition would ('For more about trait objects, ...')
+            score *= LINKS_WEIGHT
         if sid in self.restated and not self._shows_answer(sid):
             score *= RESTATED_CHINESE if self.chinese else RESTATED
         if lacking:  # about something else than the question names, most likely
