@@ -158,6 +158,7 @@ def _body_blocks(body: Element) -> Iterator[Element]:
 def paragraph_text(paragraph: Element) -> str:
     """What the paragraph shows, its whitespace collapsed (see the module docstring)."""
     parts: list[str] = []
+    fields = _Fields()
     stack = [iter(paragraph)]
     while stack:  # a loop, not recursion: nesting in a part is the sender's to choose
         element = next(stack[-1], None)
@@ -169,7 +170,11 @@ def paragraph_text(paragraph: Element) -> str:
             continue
         if tag == W + "r" and _hidden(element):
             continue  # hidden text (w:vanish): Word does not show it
-        if tag in (W + "t", MATH + "t"):
+        if tag == W + "fldChar":
+            fields.mark(_attribute(element, "fldCharType"))
+        elif fields.coding:
+            pass  # a field's code, or the result of a field inside it
+        elif tag in (W + "t", MATH + "t"):
             parts.append(element.text or "")
         elif tag in (W + "tab", W + "ptab", W + "br", W + "cr"):
             parts.append(" ")
@@ -184,6 +189,26 @@ def paragraph_text(paragraph: Element) -> str:
             stack.append(iter([_SPACE]))  # ... after it too
         stack.append(iter(element))
     return " ".join("".join(parts).split())
+
+
+class _Fields:
+    """The open fields of a paragraph (w:fldChar begin ... separate ... end), each in its
+    code or its result. Word shows a result only when no field around it is in its code:
+    'IF { MERGEFIELD x } = "y" ...' shows the IF's result, not the MERGEFIELD's."""
+
+    def __init__(self) -> None:
+        self.results: list[bool] = []  # per open field, innermost last: in its result
+        self.coding = 0  # how many open fields are in their code
+
+    def mark(self, kind: str | None) -> None:
+        if kind == "begin":
+            self.results.append(False)
+            self.coding += 1
+        elif kind == "separate" and self.results and not self.results[-1]:
+            self.results[-1] = True
+            self.coding -= 1
+        elif kind == "end" and self.results:
+            self.coding -= not self.results.pop()
 
 
 def _hidden(run: Element) -> bool:

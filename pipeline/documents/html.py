@@ -93,6 +93,13 @@ _ROLE_HINT = re.compile("role", re.IGNORECASE)
 _MAIN_HINT = re.compile(r"<main[\t\n\f\r />]|\brole\s*=\s*[\"']?main\b", re.IGNORECASE)
 
 _TITLE = re.compile(r"<title[^>]*>([^<]*)</title", re.IGNORECASE)
+_INTERNAL_SUBSET = re.compile(r"<!DOCTYPE[^>\[]*\[", re.IGNORECASE)
+_SUBSET_END = re.compile(r"\]\s*>")
+DOCTYPE_WITHIN = 4096
+"""Characters from the page's start a doctype with an internal subset is looked for in: it
+opens the page, and looking further would let a page of a million doctypes cost a scan each."""
+SUBSET_MAX_CHARS = 65_536
+"""Longest internal subset skipped whole (an EPUB chapter's few entities need far less)."""
 TITLE_SEARCH_CHARS = 100_000
 """How far into a page its `<title>` is looked for (it belongs in the head)."""
 
@@ -306,8 +313,14 @@ def _markup(page: str, pos: int) -> tuple[int, str | None, bool]:
         close = page.find(">", pos + 2)
         after = len(page) if close == -1 else close + 1
         return after, (name.group(1).lower() if name and close != -1 else None), True
-    # <!DOCTYPE ...>, <![CDATA[...]]>, <?xml ...?>: skipped to the next ">"
+    # <!DOCTYPE ...>, <![CDATA[...]]>, <?xml ...?>: skipped to the next ">", but an XHTML
+    # doctype's internal subset to its "]>" ('<!DOCTYPE html [ <!ENTITY ...> ]>')
     close = page.find(">", pos + 2)
+    subset = _INTERNAL_SUBSET.match(page, pos) if pos < DOCTYPE_WITHIN else None
+    if subset is not None and (close == -1 or subset.end() <= close):
+        ends = _SUBSET_END.search(page, subset.end(), subset.end() + SUBSET_MAX_CHARS)
+        if ends is not None:  # else read on from the first ">", as a browser does
+            return ends.end(), None, False
     return (len(page) if close == -1 else close + 1), None, False
 
 

@@ -125,6 +125,36 @@ def test_a_word_document_is_answered_and_cited(tmp_path: Path) -> None:
     assert result.citations[0].document == "lease.docx"
 
 
+def field_char(kind: str) -> str:
+    return f'<w:r><w:fldChar w:fldCharType="{kind}"/></w:r>'
+
+
+def code(text: str) -> str:
+    return f'<w:r><w:instrText xml:space="preserve">{text}</w:instrText></w:r>'
+
+
+def test_a_field_inside_another_fields_code_shows_only_the_outer_result() -> None:
+    # A mail merge's { IF { MERGEFIELD Tier } = "Gold" "twelve" "six" }: Word shows the IF's
+    # result, not the MERGEFIELD's inside its code.
+    body = paragraph(
+        run("Notice is "),
+        field_char("begin"),
+        code(" IF "),
+        field_char("begin"),
+        code(" MERGEFIELD Tier "),
+        field_char("separate"),
+        run("Gold"),
+        field_char("end"),
+        code(' = "Gold" "twelve" "six" '),
+        field_char("separate"),
+        run("twelve"),
+        field_char("end"),
+        run(" weeks."),
+    )
+    text = from_bytes(lease(body), "merge.docx", Settings()).text
+    assert text.startswith("Notice is twelve weeks."), text
+
+
 CONTAINER = """<?xml version="1.0"?>
 <container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
 <rootfiles><rootfile full-path="OEBPS/content.opf"
@@ -275,6 +305,16 @@ def test_an_epub_closing_a_script_in_its_start_tag_keeps_its_text() -> None:
         '<script src="x.js"/><style type="text/css"/></head><body><p>Kept.</p></body></html>'
     )
     assert "Kept." in from_bytes(book(**{"OEBPS/text/one.xhtml": page}), "b.epub", Settings()).text
+
+
+def test_an_epub_chapter_declaring_its_entities_shows_none_of_its_doctype() -> None:
+    page = chapter("Chapter 1", "The ferry left Oban at dawn.").replace(
+        "<!DOCTYPE html>",
+        '<!DOCTYPE html [\n<!ENTITY nbsp "&#160;">\n<!ENTITY ferry "MV Isle">\n]>',
+    )
+    text = from_bytes(book(**{"OEBPS/text/one.xhtml": page}), "b.epub", Settings()).text
+    assert text.startswith("## Chapter 1\n\nThe ferry left Oban at dawn."), text
+    assert "]>" not in text
 
 
 def test_numbered_headings_keep_the_numbers_word_shows() -> None:
