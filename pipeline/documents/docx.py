@@ -143,16 +143,28 @@ def _heading_number(lists: _Lists, numbered: tuple[str, str] | None) -> str:
 
 
 def _body_blocks(body: Element) -> Iterator[Element]:
-    """The body's paragraphs and tables in order, out of the containers that hold them."""
+    """The body's paragraphs and tables in order, out of the containers that hold them; a
+    table of one cell is a box around its paragraphs (a layout's frame), read as they are."""
     stack = [iter(body)]
     while stack:
         element = next(stack[-1], None)
         if element is None:
             stack.pop()
+        elif element.tag == W + "tbl" and (cell := _only_cell(element)) is not None:
+            stack.append(iter(cell))
         elif element.tag in (W + "p", W + "tbl"):
             yield element
         elif element.tag in _CONTAINERS:
             stack.append(iter(element))
+
+
+def _only_cell(table: Element) -> Element | None:
+    """The table's cell if it has one row of one cell, else None."""
+    rows = list(_through_containers(table, W + "tr"))
+    if len(rows) != 1:
+        return None
+    cells = list(_through_containers(rows[0], W + "tc"))
+    return cells[0] if len(cells) == 1 else None
 
 
 def paragraph_text(paragraph: Element) -> str:

@@ -125,6 +125,16 @@ def test_a_word_document_is_answered_and_cited(tmp_path: Path) -> None:
     assert result.citations[0].document == "lease.docx"
 
 
+def test_a_table_of_one_cell_is_a_box_read_as_its_paragraphs() -> None:
+    boxed = paragraph(run("Notice period"), style="Heading1") + paragraph(
+        run("Either party gives eight weeks of notice."), style="ListBullet"
+    )
+    body = f"<w:tbl><w:tr><w:tc><w:tcPr/>{boxed}</w:tc></w:tr></w:tbl>"
+    text = from_bytes(lease(body), "boxed.docx", Settings()).text
+    assert text.startswith("# Notice period\n\n- Either party gives eight weeks of notice."), text
+    assert "|" not in text
+
+
 def field_char(kind: str) -> str:
     return f'<w:r><w:fldChar w:fldCharType="{kind}"/></w:r>'
 
