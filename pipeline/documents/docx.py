@@ -101,7 +101,7 @@ def docx_text(archive: Archive) -> str:
     """The document's text as Markdown (see the module docstring)."""
     styles = _styles(archive)
     lists = _lists(archive)
-    root = archive.xml("word/document.xml", _STRICT)
+    root = archive.xml(_main_part(archive), _STRICT)
     body = root.find(W + "body")
     blocks = Blocks()
     last_item = False
@@ -134,6 +134,21 @@ def docx_text(archive: Archive) -> str:
             for number, text in notes:
                 blocks.write(f"[{number}] {text}")
     return blocks.text()
+
+
+_PACKAGE_RELATIONS = "{http://schemas.openxmlformats.org/package/2006/relationships}"
+
+
+def _main_part(archive: Archive) -> str:
+    """The part holding the document's text, as the package's relationships name it:
+    'word/document.xml', or 'word/document2.xml' as Word Online may save it."""
+    if archive.has("word/document.xml") or not archive.has("_rels/.rels"):
+        return "word/document.xml"
+    for relation in archive.xml("_rels/.rels").iter(_PACKAGE_RELATIONS + "Relationship"):
+        kind, target = relation.get("Type", ""), relation.get("Target", "")
+        if kind.endswith("/officeDocument") and archive.has(target.lstrip("/")):
+            return target.lstrip("/")
+    return "word/document.xml"
 
 
 def _heading_number(lists: _Lists, numbered: tuple[str, str] | None) -> str:

@@ -135,6 +135,23 @@ def test_a_table_of_one_cell_is_a_box_read_as_its_paragraphs() -> None:
     assert "|" not in text
 
 
+def test_a_main_part_saved_under_another_name_is_found_through_the_relationships() -> None:
+    relations = (
+        '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+        '<Relationship Id="rId1" Target="/word/document2.xml" Type="http://schemas.'
+        'openxmlformats.org/officeDocument/2006/relationships/officeDocument"/></Relationships>'
+    )
+    body = paragraph(run("Saved by Word Online."))
+    online = zipped(
+        {
+            "[Content_Types].xml": "<Types/>",
+            "_rels/.rels": relations,
+            "word/document2.xml": f"<w:document {NS}><w:body>{body}</w:body></w:document>",
+        }
+    )
+    assert from_bytes(online, "online.docx", Settings()).text.strip() == "Saved by Word Online."
+
+
 def field_char(kind: str) -> str:
     return f'<w:r><w:fldChar w:fldCharType="{kind}"/></w:r>'
 
