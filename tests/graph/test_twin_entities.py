@@ -342,3 +342,37 @@ def test_a_japanese_answer_in_the_documents_words_carries_no_caution() -> None:
     result = ask(MANUAL_JA, "ファイルを逆順にソートするには？")
     assert "逆順にソートする" in result.answer
     assert result.missing_terms == []
+
+
+MANUAL_KO = """# tidy(1)
+
+tidy는 디렉터리의 파일을 이름순으로 나열합니다.
+
+## 옵션
+
+-s, --size
+    파일 크기순으로 정렬합니다.
+
+-r, --reverse
+    역순으로 정렬합니다.
+"""
+
+
+def test_a_korean_answer_that_never_says_a_noun_of_the_question_carries_a_caution() -> None:
+    result = ask(MANUAL_KO, "tidy로 파일을 암호화하려면?")
+    assert result.citations
+    assert result.missing_terms == ["암호화"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "파일을 역순으로 정렬하려면 어떻게 합니까?",
+        # a verb asked in another form than the manual's ('정렬되었습니까', '정렬합니다')
+        "파일은 역순으로 정렬되었습니까?",
+    ],
+)
+def test_a_korean_answer_in_the_documents_words_carries_no_caution(question: str) -> None:
+    result = ask(MANUAL_KO, question)
+    assert "역순으로 정렬합니다" in result.answer
+    assert result.missing_terms == []

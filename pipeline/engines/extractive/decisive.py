@@ -276,6 +276,33 @@ def unheld_words(question: str, terms: Iterable[str], present: set[str]) -> list
     return unheld
 
 
+# A Korean noun and what marks it one: a case particle ('서버의', '암호화를') or a form of
+# 하다 (do) or 되다 (become) after it ('암호화하려면', '등록된'). Not 은/는 (a verb's ending
+# too: '날아오는') nor a bare word, which may be a verb's stem.
+_KOREAN_NOUN = re.compile(
+    f"(?P<noun>[{HANGUL}]{{2,}}?)"
+    "(?:을|를|이|가|의|에|에서|에게|로|으로|와|과|도|만"
+    "|하려면|하는|하기|하고|하여|해서|합니까|합니다|하면|할|한|했|된|되는|되면|됩니까)"
+)
+
+
+def unheld_korean_nouns(question: str, texts: list[str]) -> list[str]:
+    """The nouns of a Korean question (see _KOREAN_NOUN) that no document writes:
+    '암호화' of 'killall로 파일을 암호화하려면?'. A caution, as unheld_words is for Japanese;
+    a verb is asked and written in other forms ('세워졌습니까', '세웠다'), so it is none.
+    On our Korean set, 1 of 82 right answers is cautioned ('봉우리'); with two syllables
+    too, 5 were ('도시', '발견'), and with unheld_words' runs, 6 (verbs)."""
+    nouns = []
+    for word in re.findall(f"[{HANGUL}]+", question):
+        match = _KOREAN_NOUN.fullmatch(word)
+        noun = match.group("noun") if match else ""
+        if len(noun) < UNHELD_RUN or noun in KOREAN_QUESTION_WORDS:
+            continue  # two syllables: many a common word ('도시', city) a text need not say
+        if not any(noun in text for text in texts):
+            nouns.append(noun)
+    return nouns
+
+
 def _positions(folded: str, grams: Iterable[str]) -> set[int]:
     """The positions of the folded question that `grams` cover where it writes them."""
     found: set[int] = set()
@@ -548,6 +575,7 @@ def decide(
         unknown = unknown_cjk_words(question, terms, present, functools.partial(uses, texts))
         absent += [w for w in unknown if w not in absent]
         unheld = [w for w in unheld_words(question, terms, present) if w not in absent]
+        unheld += [w for w in unheld_korean_nouns(question, texts) if w not in absent]
     else:
         unheld = []
     # A name the documents use everywhere is their topic: a passage need not repeat it.
