@@ -14,6 +14,7 @@ endnotes follow the text, numbered as their references in it are.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -137,18 +138,22 @@ def docx_text(archive: Archive) -> str:
 
 
 _PACKAGE_RELATIONS = "{http://schemas.openxmlformats.org/package/2006/relationships}"
+_MAIN_PART = re.compile(r"word/document\d*\.xml")
 
 
 def _main_part(archive: Archive) -> str:
     """The part holding the document's text, as the package's relationships name it:
-    'word/document.xml', or 'word/document2.xml' as Word Online may save it."""
-    if archive.has("word/document.xml") or not archive.has("_rels/.rels"):
+    'word/document.xml', or 'word/document2.xml' as Word Online may save it; without
+    relationships, the one part named so."""
+    if archive.has("word/document.xml"):
         return "word/document.xml"
-    for relation in archive.xml("_rels/.rels").iter(_PACKAGE_RELATIONS + "Relationship"):
-        kind, target = relation.get("Type", ""), relation.get("Target", "")
-        if kind.endswith("/officeDocument") and archive.has(target.lstrip("/")):
-            return target.lstrip("/")
-    return "word/document.xml"
+    if archive.has("_rels/.rels"):
+        for relation in archive.xml("_rels/.rels").iter(_PACKAGE_RELATIONS + "Relationship"):
+            part = posixpath.normpath(relation.get("Target", "")).lstrip("/")
+            if relation.get("Type", "").endswith("/officeDocument") and archive.has(part):
+                return part
+    named = sorted(n for n in archive.names() if _MAIN_PART.fullmatch(n))
+    return named[0] if named else "word/document.xml"
 
 
 def _heading_number(lists: _Lists, numbered: tuple[str, str] | None) -> str:
@@ -235,7 +240,8 @@ class _Fields:
             self.results[-1] = True
             self.coding -= 1
         elif kind == "end" and self.results:
-            self.coding -= not self.results.pop()
+            in_result = self.results.pop()
+            self.coding -= 0 if in_result else 1  # no result: it ended in its code
 
 
 def _hidden(run: Element) -> bool:

@@ -95,9 +95,10 @@ _MAIN_HINT = re.compile(r"<main[\t\n\f\r />]|\brole\s*=\s*[\"']?main\b", re.IGNO
 _TITLE = re.compile(r"<title[^>]*>([^<]*)</title", re.IGNORECASE)
 _INTERNAL_SUBSET = re.compile(r"<!DOCTYPE[^>\[]*\[", re.IGNORECASE)
 _SUBSET_END = re.compile(r"\]\s*>")
-DOCTYPE_WITHIN = 4096
+DOCTYPE_WITHIN = 65_536
 """Characters from the page's start a doctype with an internal subset is looked for in: it
-opens the page, and looking further would let a page of a million doctypes cost a scan each."""
+opens the page, after at most a licence's comment; looking further would let a page of a
+million doctypes cost a scan each."""
 SUBSET_MAX_CHARS = 65_536
 """Longest internal subset skipped whole (an EPUB chapter's few entities need far less)."""
 TITLE_SEARCH_CHARS = 100_000

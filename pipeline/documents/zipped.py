@@ -77,6 +77,9 @@ class Archive:
         except _DAMAGED as exc:
             raise InputError(f"{name} is a damaged ZIP archive ({exc})") from None
 
+    def names(self) -> list[str]:
+        return self.zip.namelist()
+
     def has(self, part: str) -> bool:
         try:
             self.zip.getinfo(part)

@@ -206,9 +206,8 @@ _GOES_ON = frozenset("([{−+=×/&")
 # redirection or placeholder ('> list', '2>&1', '<file>'; a ChangeLog's '<ana@example.org>'
 # is a title's address), an option after a word ('wget -r'), a URL.
 _COMMAND_LINE = re.compile(r"[{}|=$\\]|\s>|[\d\]&]>|>[&>]|<(?![\w.+-]+@)|\s--?[A-Za-z]|://")
-# A line alone that is no title either: a path ('/usr/local/cuda-#.#', '~/.config/app') or
-# the word joining two such lines ('and' between two paths).
-_NO_TITLE = re.compile(r"~?/.*|and|or|and/or", re.IGNORECASE)
+# A word alone that joins two lines, no title: 'and' between two paths.
+_JOINING_WORD = re.compile(r"and|or|and/or", re.IGNORECASE)
 # A release's version as the last word of its title: "What's new in at-spi2-core 2.46.0:",
 # 'Version 2.4:' (not 'Changes for bc-1.03-6:', a Debian changelog's note on an old upload).
 _VERSION_LAST = re.compile(r"(?:^|\s)v?\d+(?:\.\d+)+:$")
@@ -629,11 +628,13 @@ class _Analyser:
         following = self._next_text(i)
         if following < 0 or not any(ch.isalpha() for ch in content) or content[0] == "`":
             return 0  # '``pip install responses``' alone is code, not a title
-        if _COMMAND_LINE.search(content) or _NO_TITLE.fullmatch(content):
+        if _COMMAND_LINE.search(content) or _JOINING_WORD.fullmatch(content):
             return 0  # wget's example 'wget -r -l 2 -p http://<site>/1.html', jq's '{foo: .bar}'
         # ... a title stands out from the text on both sides: rm(1)'s 'rm ./-foo', as deep
         # as the example above it, is the second of two examples
         previous = self._previous_text(i)
+        if previous >= 0 and " " not in content and ln.content(previous).endswith(":"):
+            return 0  # a label's value: 'Linux platform:' / '/usr/local/cuda-#.#'
         centred = (
             ln.indents[i] >= CENTRED_INDENT
             and ln.indents[i] >= ln.indents[following] + 4

@@ -3379,3 +3379,47 @@ def test_a_sentence_left_open_is_read_with_the_indented_line_ending_it() -> None
     result = _ask(NOTICE, "Where can I obtain a copy of the License?")
     read = "You may obtain a copy of the License at `https://www.tidepool.example/licenses/"
     assert read in result.answer, result.answer
+
+
+CONTACT = """# Contact
+
+Email:
+
+help@example.com
+
+Phone:
+
++47 22 00 00 00
+
+Office hours are weekdays from nine to four, except public holidays in Norway.
+
+Linux platform:
+
+/usr/local/toolkit
+
+The installer needs root access, and it refuses to overwrite an existing toolkit unless it
+is given the --force option on its command line.
+
+She said:
+
+Keep it dry.
+
+Check the seals twice a year.
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("What is the phone number?", "Phone: +47 22 00 00 00"),
+        ("What is the email address?", "Email: help@example.com"),
+        # what follows a label and its line is no more of it, nor is a sentence under one
+        ("Does the installer overwrite an existing toolkit?", "The installer needs root"),
+        ("What are the office hours?", "Office hours are weekdays"),
+        ("How often should the seals be checked?", "Check the seals twice a year."),
+    ],
+)
+def test_a_label_names_its_short_lines_and_nothing_after_them(question: str, answer: str) -> None:
+    reads = _ask(CONTACT, question).answer.split("\n")[0]
+    assert reads.startswith(answer), reads
+    assert "Linux platform" not in reads or "platform" in question, reads

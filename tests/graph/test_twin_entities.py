@@ -285,6 +285,26 @@ def test_a_name_joined_by_underscores_gets_its_own_entry(question: str, fact: st
 
 
 @pytest.mark.parametrize(
+    ("written", "question"),
+    [
+        ("MAX_RETRIES", "What does the max_retries setting limit?"),  # in other case
+        ("max\\_retries", "What does the max_retries setting limit?"),  # Markdown's escape
+        ("max-retries", "What does the max_retries setting limit?"),  # as an anchor writes it
+    ],
+)
+def test_a_name_joined_by_underscores_the_documents_write_another_way_is_answered(
+    written: str, question: str
+) -> None:
+    result = ask(SETTINGS_REFERENCE.replace("max_retries", written), question)
+    assert "how many times a failed upload" in result.answer.split("\n")[0], result.answer
+
+
+def test_the_name_a_how_to_gives_as_its_own_example_is_no_name_the_documents_must_hold() -> None:
+    result = ask(SETTINGS_REFERENCE, "How do I set a limit on retries for a job like my_upload?")
+    assert "max_retries" in result.answer, result.answer
+
+
+@pytest.mark.parametrize(
     "question",
     ["What does the max_upload_count setting limit?", "What is the default of retry_backoff?"],
 )
@@ -370,9 +390,18 @@ def test_a_korean_answer_that_never_says_a_noun_of_the_question_carries_a_cautio
         "파일을 역순으로 정렬하려면 어떻게 합니까?",
         # a verb asked in another form than the manual's ('정렬되었습니까', '정렬합니다')
         "파일은 역순으로 정렬되었습니까?",
+        # ... or ending like a particle: '정렬하는가' (does it sort), '가능한가' (is it
+        # possible), '무엇인가' (what is it); a conjunction ending like one ('그러므로')
+        "tidy는 파일을 역순으로 정렬하는가?",
+        "파일을 역순으로 정렬하는 것이 가능한가?",
+        "그러므로 파일을 역순으로 정렬하려면?",
     ],
 )
 def test_a_korean_answer_in_the_documents_words_carries_no_caution(question: str) -> None:
     result = ask(MANUAL_KO, question)
     assert "역순으로 정렬합니다" in result.answer
     assert result.missing_terms == []
+
+
+def test_a_korean_question_word_ending_like_a_particle_is_no_unwritten_noun() -> None:
+    assert ask(MANUAL_KO, "tidy는 무엇인가?").missing_terms == []

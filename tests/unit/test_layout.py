@@ -865,3 +865,11 @@ def test_a_setext_title_over_a_man_style_readme_keeps_its_section_titles() -> No
 def test_a_path_or_a_joining_word_alone_is_no_title(line: str) -> None:
     text = f"Linux platform:\n\n{line}\n\nThe toolkit provides compilers and libraries.\n"
     assert Kind.HEADING.name not in _kinds(text)
+
+
+def test_a_path_titling_its_own_section_is_still_a_title() -> None:
+    text = (
+        "API reference\n\n/health\n\nReturns 200 when the service is up.\n\n"
+        "/metrics\n\nReturns the counters in Prometheus format.\n"
+    )
+    assert _kinds(text) == ["HEADING", "HEADING", "PARAGRAPH", "HEADING", "PARAGRAPH"]

@@ -38,6 +38,8 @@ import re
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 
+from bm25s.stopwords import STOPWORDS_KOREAN
+
 from pipeline.engines.extractive.rarity import weighs, word_rarity
 from pipeline.engines.extractive.terms import (
     KOREAN_QUESTION_WORDS,
@@ -191,26 +193,38 @@ def describing_names(question: str) -> list[str]:
     return found
 
 
-# A name joined by underscores, as code writes one: 'unused_must_use', 'MAX_PATH'.
-_JOINED_NAME = re.compile(r"(?<![\w.$-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w-])")
+# A name joined by underscores, as code writes one: 'unused_must_use', 'MAX_PATH'; not the
+# stem of a file's name ('my_data' of 'my_data.csv').
+_JOINED_NAME = re.compile(r"(?<![\w.$-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w-]|\.\w)")
+MOST_NAMES = 8
+"""Most joined names or Korean nouns of one question looked for in the documents' text: a
+question of hundreds would cost a scan of the documents each."""
 
 
-def joined_names(question: str, texts: list[str]) -> list[str]:
+def joined_names(
+    question: str, texts: list[str], written: Callable[[str], bool], known: Callable[[str], bool]
+) -> list[str]:
     """The names the question joins with underscores ('What does the unused_must_use lint
     detect?'), each one thing: its words ('unused', 'must', 'use') are in its neighbours'
-    names too ('unused_macros'). Not one the documents write only apart, as a title or an
-    anchor does ('unused-must-use', 'Unused Must Use'): that is the same name."""
-    found = []
-    for match in _JOINED_NAME.finditer(question):
-        name = match.group()
-        if any(name in text for text in texts) or not _written_apart(name, texts):
+    names too ('unused_macros'). `written(name)`: the documents write it as it is;
+    `known(word)`: they write the word (else they cannot write the name apart). Not one
+    they write only another way, as a title, an anchor or Markdown does ('unused-must-use',
+    'MAX_RETRIES' for 'max_retries', 'max\\_retries'): that is the same name. Nor the
+    asker's own of a how-to ('How do I read a file like my_data?')."""
+    if _HOW_TO.search(question):
+        return []
+    found: list[str] = []
+    names = dict.fromkeys(m.group() for m in _JOINED_NAME.finditer(question))
+    for name in list(names)[:MOST_NAMES]:
+        parts = name.split("_")
+        if written(name) or not all(map(known, parts)) or not _written_otherwise(parts, texts):
             found.append(name)
     return found
 
 
-def _written_apart(name: str, texts: list[str]) -> bool:
-    apart = r"[\s-]".join(re.escape(part) for part in name.split("_"))
-    pattern = re.compile(rf"(?<![\w-]){apart}(?![\w-])", re.IGNORECASE)
+def _written_otherwise(parts: list[str], texts: list[str]) -> bool:
+    joined = r"(?:\\?_|[\s-])".join(re.escape(part) for part in parts)
+    pattern = re.compile(rf"(?<![\w-]){joined}(?![\w-])", re.IGNORECASE)
     return any(pattern.search(text) for text in texts)
 
 
@@ -286,21 +300,28 @@ _KOREAN_NOUN = re.compile(
 )
 
 
+_VERB_ENDINGS = frozenset("하되는인한된할")
+"""Last syllables of a verb's or adjective's form before an ending that looks like a
+particle: '정렬하는가' (does it sort?), '가능한가' (is it possible?), '무엇인가'."""
+_ASKING = frozenset(w for w in KOREAN_QUESTION_WORDS if len(w) == 2)
+
+
 def unheld_korean_nouns(question: str, texts: list[str]) -> list[str]:
     """The nouns of a Korean question (see _KOREAN_NOUN) that no document writes:
     '암호화' of 'killall로 파일을 암호화하려면?'. A caution, as unheld_words is for Japanese;
     a verb is asked and written in other forms ('세워졌습니까', '세웠다'), so it is none.
     On our Korean set, 1 of 82 right answers is cautioned ('봉우리'); with two syllables
     too, 5 were ('도시', '발견'), and with unheld_words' runs, 6 (verbs)."""
-    nouns = []
-    for word in re.findall(f"[{HANGUL}]+", question):
+    nouns: list[str] = []
+    for word in dict.fromkeys(re.findall(f"[{HANGUL}]+", question)):
         match = _KOREAN_NOUN.fullmatch(word)
-        noun = match.group("noun") if match else ""
-        if len(noun) < UNHELD_RUN or noun in KOREAN_QUESTION_WORDS:
+        noun = match.group("noun") if match and word not in STOPWORDS_KOREAN else ""
+        if len(noun) < UNHELD_RUN or noun in nouns:
             continue  # two syllables: many a common word ('도시', city) a text need not say
-        if not any(noun in text for text in texts):
-            nouns.append(noun)
-    return nouns
+        if noun[-1] in _VERB_ENDINGS or noun[:2] in _ASKING:
+            continue  # a verb's form, or a question word's ('무엇인가')
+        nouns.append(noun)
+    return [n for n in nouns[:MOST_NAMES] if not any(n in text for text in texts)]
 
 
 def _positions(folded: str, grams: Iterable[str]) -> set[int]:
@@ -542,7 +563,13 @@ def decide(
     # the key an option sets names one setting ('-C relocation-model'): its words alone
     # ('relocation', 'model') are in many
     keys = [[LITERAL + k] for k in option_keys(question) if LITERAL + k in terms]
-    keys += [[LITERAL + n] for n in joined_names(question, texts) if LITERAL + n in terms]
+    joined = joined_names(
+        question,
+        texts,
+        written=lambda name: bool(df.get(LITERAL + name)),
+        known=lambda word: all(df.get(t) for t in tokens(word)),
+    )
+    keys += [[LITERAL + n] for n in joined if LITERAL + n in terms]
     groups += [k for k in keys if k not in groups]
     surface = _surface(question) | {k: k.removeprefix(LITERAL) for [k] in keys}
     if _HOW_TO.search(question):  # 'How do I find files changed in the last 7 days?': the

@@ -118,6 +118,9 @@ LABEL_MAX_WORDS = 5
 licence's 'Linux platform:' over '/usr/local/cuda-#.#'."""
 VALUE_MAX_LINES = 4
 """Most lines (each a paragraph of its own, as long as a title at most) read after a label."""
+VALUE_MAX_WORDS = 6
+"""Most words of a line read after a label: a path, a phone number ('+47 22 00 00 00'), a
+name; not a sentence."""
 EXAMPLE_MAX_LINES = 16
 """Most lines of a code example shown with the lead-in that introduces it: Cargo's 'The
 default settings for the release profile are:' leads in to 13 (it was 8, and the lead-in
@@ -225,8 +228,9 @@ class Passages:
                 continue
             if block != last_block:  # the units of one block share its label
                 parent = self.structure.parent(block)
-                if self._value(block) and self._label_above(block) >= 0:
-                    parent = self._label_above(block)
+                label_above = self._label_above(block) if self._labelled_line(block) else -1
+                if label_above >= 0:
+                    parent = label_above
                 last_block, label = block, self._last_unit(parent) if parent >= 0 else -1
             found.append(label)
         return found
@@ -1255,11 +1259,16 @@ class Passages:
         own, read as one ('Linux platform: /usr/local/cuda-#.#'): either alone says nothing.
         `unit` is the label or one of its lines; None when it is neither."""
         block = self.blocks[unit]
-        label = block if self._label(block) else self._label_above(block)
+        if self._label(block):
+            label = block
+        elif self._labelled_line(block):
+            label = self._label_above(block)
+        else:
+            return None
         if label < 0:
             return None
         values = label + 1
-        while values <= label + VALUE_MAX_LINES and self._value(values):
+        while values <= label + VALUE_MAX_LINES and self._labelled_line(values):
             values += 1
         if values == label + 1:
             return None
@@ -1273,29 +1282,33 @@ class Passages:
         while label >= max(0, block - VALUE_MAX_LINES):
             if self._label(label):
                 return label
-            if not self._value_line(label):
+            if not self._labelled_line(label):
                 return -1
             label -= 1
         return -1
 
     def _label(self, block: int) -> bool:
         """The block is a short paragraph ending with a colon, all on one line."""
-        if not self._value_line(block):
-            return False
-        item = self.structure[block]
-        label = self.text[item.start : item.end].rstrip()
-        return label.endswith((":", "：")) and len(label.split()) <= LABEL_MAX_WORDS
+        line = self._one_line(block)
+        return line.endswith((":", "：")) and len(line.split()) <= LABEL_MAX_WORDS
 
-    def _value(self, block: int) -> bool:
-        """The block is a line a label above it names (see _labelled_value)."""
-        return block < len(self.structure) and self._value_line(block) and not self._label(block)
+    def _labelled_line(self, block: int) -> bool:
+        """The block is a line a label above it may name: one short line of a few words that
+        is no sentence ('/usr/local/cuda-#.#', '+47 22 00 00 00'), and no label itself."""
+        line = self._one_line(block) if block < len(self.structure) else ""
+        return (
+            bool(line)
+            and len(line.split()) <= VALUE_MAX_WORDS
+            and line[-1] not in _CLOSES_SENTENCE | {":", "："}
+        )
 
-    def _value_line(self, block: int) -> bool:
-        """The block is a paragraph of one line, no longer than a title."""
+    def _one_line(self, block: int) -> str:
+        """The block's text if it is a paragraph of one line no longer than a title, else ''."""
         item = self.structure[block]
         if item.kind != Kind.PARAGRAPH or item.end - item.start > HEADING_LEAD_CHARS:
-            return False
-        return "\n" not in self.text[item.start : item.end].strip()
+            return ""
+        line = self.text[item.start : item.end].strip()
+        return "" if "\n" in line else line
 
     def _lead_before(self, block: int) -> int:
         """The last sentence of the paragraph just before `block`, or of the list item it sits
