@@ -478,11 +478,23 @@ class _Analyser:
             return self._table(i)
         if self._aligned_table_starts(i):
             return self._table(i, aligned=True)
+        title_end = self._underlined_title(i)
+        if title_end > i:
+            # a title of two lines over its rule: a licence's '2. CUDA Toolkit Supplement to
+            # ... for' / 'NVIDIA Software Development Kits' / '-----'
+            self.marked = 1 if "=" in ln.lines[title_end + 1] else 2
+            self._heading(i, title_end, self.marked)
+            return title_end + 2
         marker = self._marker(i) if _may_open(line, indent) else None
         if marker and not _TERM_MARKER.match(line):
             if self._question_title(i):  # a FAQ's '(9) What is ...?' over its answer
                 return self._heading(i, i, max(2, self.marked + 1 if self.marked else 0))
             if not self._numbered_heading(i):
+                if title_end == i:
+                    # one numbered line over its rule stays an item, the rule no text of it:
+                    # the MPL's '1. Definitions' / '---' labels none of the terms under it,
+                    # which take the licence's title as theirs
+                    self.furniture.add(i + 1)
                 return self._item(i)
         if indent <= 3 and not ln.blank(i + 1):
             level = self._underline_level(i)
@@ -545,6 +557,20 @@ class _Analyser:
         if self.setext_first is None:
             self.setext_first = False
         return self.adornments.setdefault(underline.strip()[:1], 3 + len(self.adornments))
+
+    def _underlined_title(self, i: int) -> int:
+        """The last line of a title of one or two short lines starting at line i that a
+        Markdown rule ('=' or '-') as long as its longest line underlines; -1 if none."""
+        ln = self.l
+        for last in (i, i + 1):
+            if last + 1 >= ln.count or ln.blank(last) or ln.indents[last] > 3:
+                return -1
+            underline = ln.lines[last + 1]
+            if _SETEXT.match(underline):
+                longest = max(len(ln.content(k)) for k in range(i, last + 1))
+                fits = longest <= HEADING_MAX_CHARS and len(underline.strip()) >= longest
+                return last if fits else -1
+        return -1
 
     def _heading(self, first: int, last: int, level: int) -> int:
         while self.headings and self.headings[-1][0] >= level:

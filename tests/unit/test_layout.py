@@ -873,3 +873,21 @@ def test_a_path_titling_its_own_section_is_still_a_title() -> None:
         "/metrics\n\nReturns the counters in Prometheus format.\n"
     )
     assert _kinds(text) == ["HEADING", "HEADING", "PARAGRAPH", "HEADING", "PARAGRAPH"]
+
+
+def test_a_title_over_its_rule_keeps_the_rule_out_of_its_text() -> None:
+    # NVIDIA's licence: a numbered title of two lines, and one of one line, each over a rule
+    text = (
+        "1. License Agreement for the SDK\n--------------------------------\n\n"
+        "The SDK is licensed, not sold.\n\n"
+        "2. Toolkit Supplement to the License Agreement for\nSoftware Development Kits\n"
+        "--------------------------------------------------\n\n"
+        "This supplement is an exhibit to the Agreement.\n"
+    )
+    assert _blocks(text, analyse(text)) == [
+        ("ITEM", "1. License Agreement for the SDK"),
+        ("FURNITURE", "--------------------------------"),
+        ("PARAGRAPH", "The SDK is licensed, not sold."),
+        ("HEADING", "2. Toolkit Supplement to the License Agreement for Software Development Kits"),
+        ("PARAGRAPH", "This supplement is an exhibit to the Agreement."),
+    ]
