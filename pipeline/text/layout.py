@@ -482,7 +482,7 @@ class _Analyser:
         if title_end > i:
             # a title of two lines over its rule: a licence's '2. CUDA Toolkit Supplement to
             # ... for' / 'NVIDIA Software Development Kits' / '-----'
-            self.marked = 1 if "=" in ln.lines[title_end + 1] else 2
+            self.marked = self._underline_level(title_end)  # ranked as one-line titles are
             self._heading(i, title_end, self.marked)
             return title_end + 2
         marker = self._marker(i) if _may_open(line, indent) else None
