@@ -29,6 +29,7 @@ import bisect
 import codeop
 import itertools
 import re
+import textwrap
 import unicodedata
 import warnings
 from array import array
@@ -223,6 +224,16 @@ _PAGE_NUMBER = re.compile(r"\W{0,3}(?:\d{1,4}|[ivxlc]{1,7})\W{0,3}")
 # A reStructuredText directive ('.. code-block:: python', '.. note::'): markup, not a title;
 # the code ones introduce an indented block of code.
 _DIRECTIVE = re.compile(r" *\.\.[ \t]+(?:(?P<code>code-block|code|sourcecode)|[\w:-]+)::")
+PYTHON_BODY_MAX_CHARS = 20_000
+"""Longest directive body tried as Python (see _Analyser._python_body)."""
+PYTHON_BUDGET_CHARS = 2_000_000
+"""Most characters of directive bodies one text reads to try them as Python: a body holds
+directives of its own, each read again, and a text of nothing else would be quadratic."""
+PYTHON_TRY_CHARS = 2_000
+"""What one try costs of that budget at least: its compile (so at most 1,000 tries)."""
+# What Python has and a line of prose lacks: a call, an assignment, a decorator, a colon
+# closing a line ('def f():'). A lone word ('Deprecated') compiles as Python too.
+_CODE_SIGN = re.compile(r"\(|=|^\s*@|:\s*$", re.MULTILINE)
 _HTML_BLOCK = re.compile(r" {0,3}<(?:/?[a-zA-Z][\w-]*(?:[\s/>]|$)|!--)")
 _TAGS = re.compile(r"<!--.*?-->|</?[a-zA-Z][^<>]*>", re.DOTALL)
 # A man page's first and last lines: 'BASH(1)   General Commands Manual   BASH(1)'.
@@ -398,6 +409,7 @@ class _Analyser:
         self.adornments: dict[str, int] = {}  # reStructuredText underline -> heading level
         # whether the text's first underline is Markdown's ('=' or '-'); None before any
         self.setext_first: bool | None = None
+        self.python_budget = PYTHON_BUDGET_CHARS  # see _python_body
         self.marked = 0  # the level of the last heading the text marks ('## ...'), if any
         self.hashed = False  # the text marks a heading with '#' (as longdoc's readers write)
 
@@ -459,7 +471,8 @@ class _Analyser:
         directive = _DIRECTIVE.match(line) if first == "." else None
         if directive:  # no block of its own: what it introduces follows what led to it
             after = self._options(i)
-            return self._literal(after, indent) if directive.group("code") else after
+            code = directive.group("code") or self._python_body(after, indent)
+            return self._literal(after, indent) if code else after
         fence = _FENCE.match(line) if first in "`~" else None
         if fence:
             return self._code(i, fence.group(1))
@@ -1076,6 +1089,35 @@ class _Analyser:
         while j < ln.count and ln.indents[j] > ln.indents[i] and ln.content(j).startswith(":"):
             j += 1
         return j
+
+    def _python_body(self, i: int, indent: int) -> bool:
+        """The lines indented deeper than `indent` after the blank lines from line i are
+        Python: an extension's directive ('.. click:example::') around an example, read as
+        code as '.. code-block::' is, not its prose ('.. note::')."""
+        ln = self.l
+        first = i
+        while first < ln.count and ln.blank(first):
+            first += 1
+        lines: list[str] = []
+        size, j = 0, first
+        while j < ln.count and (ln.blank(j) or ln.indents[j] > indent):
+            size += len(ln.lines[j]) + 1
+            if size > min(PYTHON_BODY_MAX_CHARS, self.python_budget):
+                return False  # too long for an example, or the text's tries are spent
+            lines.append(ln.lines[j])
+            j += 1
+        # bodies inside bodies are each read again, and each try compiles: both bounded
+        self.python_budget -= max(size, PYTHON_TRY_CHARS)
+        source = textwrap.dedent("\n".join(lines)).strip()
+        if not source or not _CODE_SIGN.search(source):
+            return False
+        with warnings.catch_warnings():  # an escape such as '\d' in a string only warns
+            warnings.simplefilter("ignore")
+            try:
+                compile(source, "<directive>", "exec", dont_inherit=True)
+            except (SyntaxError, ValueError, OverflowError, RecursionError, MemoryError):
+                return False
+        return True
 
     def _literal(self, i: int, indent: int) -> int:
         """The code block indented deeper than `indent` after the blank lines from line i,

@@ -276,6 +276,20 @@ def test_rst_code_blocks_are_code_and_directives_are_no_blocks() -> None:
     assert ("PARAGRAPH", "The mock stops when the block ends.") in blocks
 
 
+def test_an_extension_directive_around_python_is_code_and_one_around_prose_is_not() -> None:
+    # Click's documentation: its own directives hold an example and a run of it
+    text = (
+        "Click also supports hidden prompts. This is useful for password input:\n\n"
+        ".. click:example::\n\n    import codecs\n\n    @click.command()\n"
+        '    @click.option(\n        "--password", prompt=True, hide_input=True\n    )\n'
+        "    def encode(password):\n        click.echo(password)\n\n"
+        ".. click:run::\n\n    invoke(encode, input=['secret'])\n\n"
+        ".. note::\n\n    Prompts read from the terminal, not from standard input.\n\n"
+        ".. deprecated:: 8.0\n\n    Deprecated\n"
+    )
+    assert _kinds(text) == ["PARAGRAPH", "CODE", "CODE", "PARAGRAPH", "PARAGRAPH"]
+
+
 def test_html_tags_alone_are_no_block_and_html_with_words_is_code() -> None:
     text = (
         'Add it to your project:\n\n<div class="termy">\n\n```console\n$ uv add tidekit\n```\n\n'
