@@ -59,6 +59,8 @@ BULLETS = "-*+•◦‣▪·○●■□▸►"
 triangles that man pages (jq's '○   --tab:'), PDFs and word processors print."""
 BULLET_CLASS = f"[{re.escape(BULLETS)}]"
 """BULLETS as a regular expression's character class."""
+_BULLETED = re.compile(rf" *{BULLET_CLASS} ")
+"""A line opening a bulleted item (a numbered one may be a title: '2. Supplement ...')."""
 # A list marker: a bullet, a number or letter with '.' or ')' (a letter doubled after 'z', as
 # bash's NEWS counts: 'aa.', 'jj.'), or one in brackets; then space.
 LIST_MARKER = re.compile(
@@ -223,7 +225,11 @@ BYLINE = re.compile(r"(?i:by)\s+[A-ZÀ-ÖØ-Þ][\w.'’-]*\s+[A-ZÀ-ÖØ-Þ]")
 _PAGE_NUMBER = re.compile(r"\W{0,3}(?:\d{1,4}|[ivxlc]{1,7})\W{0,3}")
 # A reStructuredText directive ('.. code-block:: python', '.. note::'): markup, not a title;
 # the code ones introduce an indented block of code.
-_DIRECTIVE = re.compile(r" *\.\.[ \t]+(?:(?P<code>code-block|code|sourcecode)|[\w:-]+)::")
+_DIRECTIVE = re.compile(r" *\.\.[ \t]+(?:(?P<code>code-block|code|sourcecode)|(?P<name>[\w:-]+))::")
+# Directives whose body may be a program to run or show, tried as Python (see
+# _Analyser._python_body): an extension's, named with its domain ('click:example'), and
+# Sphinx's tests and notebook cells; not docutils' own (note, math, csv-table, figure).
+_RUNS_CODE = re.compile(r"[\w-]+:[\w:-]+|test(?:setup|code|cleanup)|jupyter-execute|ipython")
 PYTHON_BODY_MAX_CHARS = 20_000
 """Longest directive body tried as Python (see _Analyser._python_body)."""
 PYTHON_BUDGET_CHARS = 2_000_000
@@ -471,7 +477,8 @@ class _Analyser:
         directive = _DIRECTIVE.match(line) if first == "." else None
         if directive:  # no block of its own: what it introduces follows what led to it
             after = self._options(i)
-            code = directive.group("code") or self._python_body(after, indent)
+            runs = _RUNS_CODE.fullmatch(directive.group("name") or "")
+            code = directive.group("code") or (runs and self._python_body(after, indent))
             return self._literal(after, indent) if code else after
         fence = _FENCE.match(line) if first in "`~" else None
         if fence:
@@ -491,6 +498,12 @@ class _Analyser:
             return self._table(i)
         if self._aligned_table_starts(i):
             return self._table(i, aligned=True)
+        if self._overlined_title(i):
+            # reStructuredText's '=====' / 'Usage' / '=====': the rules are no text of it
+            self.furniture.update((i, i + 2))
+            self.marked = self._underline_level(i + 1)
+            self._heading(i + 1, i + 1, self.marked)
+            return i + 3
         title_end = self._underlined_title(i)
         if title_end > i:
             # a title of two lines over its rule: a licence's '2. CUDA Toolkit Supplement to
@@ -571,17 +584,34 @@ class _Analyser:
             self.setext_first = False
         return self.adornments.setdefault(underline.strip()[:1], 3 + len(self.adornments))
 
+    def _overlined_title(self, i: int) -> bool:
+        """Line i is a rule, the next a short title and the one after the same rule."""
+        ln = self.l
+        if i + 2 >= ln.count or ln.blank(i + 1) or ln.lines[i].strip() != ln.lines[i + 2].strip():
+            return False
+        rule = ln.lines[i]
+        if not (_SETEXT.match(rule) or _ADORNMENT.match(rule)):
+            return False
+        return len(ln.content(i + 1)) <= min(len(rule.strip()), HEADING_MAX_CHARS)
+
     def _underlined_title(self, i: int) -> int:
         """The last line of a title of one or two short lines starting at line i that a
-        Markdown rule ('=' or '-') as long as its longest line underlines; -1 if none."""
+        Markdown rule ('=' or '-') as long as its longest line underlines, at their indent;
+        -1 if none. No line of it is a rule itself (a reStructuredText overline), and a
+        second line opens no item: '- alpha' / '- beta' over a rule is a list."""
         ln = self.l
         for last in (i, i + 1):
             if last + 1 >= ln.count or ln.blank(last) or ln.indents[last] > 3:
+                return -1
+            if _SETEXT.match(ln.lines[last]) or _ADORNMENT.match(ln.lines[last]):
+                return -1
+            if last > i and (LIST_MARKER.match(ln.lines[last]) or _BULLETED.match(ln.lines[i])):
                 return -1
             underline = ln.lines[last + 1]
             if _SETEXT.match(underline):
                 longest = max(len(ln.content(k)) for k in range(i, last + 1))
                 fits = longest <= HEADING_MAX_CHARS and len(underline.strip()) >= longest
+                fits = fits and ln.indents[last + 1] <= ln.indents[i]
                 return last if fits else -1
         return -1
 
@@ -1106,11 +1136,11 @@ class _Analyser:
                 return False  # too long for an example, or the text's tries are spent
             lines.append(ln.lines[j])
             j += 1
-        # bodies inside bodies are each read again, and each try compiles: both bounded
-        self.python_budget -= max(size, PYTHON_TRY_CHARS)
         source = textwrap.dedent("\n".join(lines)).strip()
         if not source or not _CODE_SIGN.search(source):
             return False
+        # bodies inside bodies are each read again, and each try compiles: both bounded
+        self.python_budget -= max(size, PYTHON_TRY_CHARS)
         with warnings.catch_warnings():  # an escape such as '\d' in a string only warns
             warnings.simplefilter("ignore")
             try:

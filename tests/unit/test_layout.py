@@ -905,3 +905,35 @@ def test_a_title_over_its_rule_keeps_the_rule_out_of_its_text() -> None:
         ("HEADING", "2. Toolkit Supplement to the License Agreement for Software Development Kits"),
         ("PARAGRAPH", "This supplement is an exhibit to the Agreement."),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "blocks"),
+    [
+        # a list over a rule is no title, nor an item with a line under it
+        ("- alpha\n- beta\n--------\n", ["ITEM", "ITEM", "FURNITURE"]),
+        ("* Foo bar\n  baz qux\n  ----------\n", ["ITEM"]),
+        # reStructuredText's overline and underline are no text of the title
+        ("=====\nUsage\n=====\n\nRun it.\n", ["HEADING", "PARAGRAPH"]),
+    ],
+)
+def test_a_rule_under_a_list_or_over_a_title_makes_no_two_line_title(
+    text: str, blocks: list[str]
+) -> None:
+    assert _kinds(text) == blocks
+    headings = [t for kind, t in _blocks(text, analyse(text)) if kind == "HEADING"]
+    assert all(t == "Usage" for t in headings), headings
+
+
+def test_only_a_directive_that_runs_code_is_tried_as_python_however_many_come_first() -> None:
+    images = ".. image:: map.png\n   :alt: a map\n\n" * 1_200  # each spends no try
+    text = (
+        images
+        + ".. math::\n\n    a = b + c\n\n"
+        + ".. note::\n\n    - foo()\n    - bar()\n\n"
+        + ".. click:example::\n\n    x = run(1)\n"
+    )
+    blocks = _blocks(text, analyse(text))
+    assert blocks[-1] == ("CODE", "x = run(1)")
+    assert ("PARAGRAPH", "a = b + c") in blocks
+    assert ("ITEM", "- foo()") in blocks
