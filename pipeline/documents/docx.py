@@ -22,7 +22,7 @@ from xml.etree.ElementTree import Element
 
 from pipeline.documents.blocks import Blocks
 from pipeline.documents.roff_escapes import character
-from pipeline.documents.zipped import Archive
+from pipeline.documents.zipped import MAIN_WORD_PART, Archive
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 MATH = "{http://schemas.openxmlformats.org/officeDocument/2006/math}"
@@ -138,7 +138,6 @@ def docx_text(archive: Archive) -> str:
 
 
 _PACKAGE_RELATIONS = "{http://schemas.openxmlformats.org/package/2006/relationships}"
-_MAIN_PART = re.compile(r"word/document\d*\.xml")
 
 
 def _main_part(archive: Archive) -> str:
@@ -152,7 +151,7 @@ def _main_part(archive: Archive) -> str:
             part = posixpath.normpath(relation.get("Target", "")).lstrip("/")
             if relation.get("Type", "").endswith("/officeDocument") and archive.has(part):
                 return part
-    named = sorted(n for n in archive.names() if _MAIN_PART.fullmatch(n))
+    named = sorted(n for n in archive.names() if MAIN_WORD_PART.fullmatch(n))
     return named[0] if named else "word/document.xml"
 
 

@@ -33,7 +33,7 @@ _DAMAGED = (
 )  # fmt: skip
 """What a damaged archive raises as zipfile reads it (RuntimeError: an encrypted part)."""
 _END_OF_DIRECTORY = b"PK\x05\x06"
-_MAIN_WORD_PART = re.compile(r"word/document\d*\.xml")
+MAIN_WORD_PART = re.compile(r"word/document\d*\.xml")
 """A Word document's main part: Word Online may save it as 'word/document2.xml'."""
 _OTHER_ZIPS = {
     "xl/workbook.xml": "an Excel workbook (.xlsx)",
@@ -51,7 +51,7 @@ def zipped_kind(raw: bytes, name: str) -> ZipKind:
         raise UnsupportedTypeError(f"{name} is a ZIP archive longdoc cannot open ({exc})") from None
     except _DAMAGED as exc:
         raise InputError(f"{name} is a damaged ZIP archive ({exc})") from None
-    if "word/document.xml" in names or any(_MAIN_WORD_PART.fullmatch(n) for n in names):
+    if any(MAIN_WORD_PART.fullmatch(n) for n in names):
         return "docx"
     if "META-INF/container.xml" in names:
         return "epub"

@@ -47,6 +47,8 @@ _SETEXT = re.compile(r" {0,3}(?:={2,}|-{2,})[ \t]*$")
 # reStructuredText's other underlines ('Main Interface' / '^^^^^^^^^^^^^^'): one punctuation
 # character repeated at least as long as the title ('`' is left out: '```' opens code).
 _ADORNMENT = re.compile(r" {0,3}([~^\"':+*#_<>.])\1{2,}[ \t]*$")
+_RULE_CHARS = frozenset("=-~^\"':+*#_<>.")
+"""What a line of _SETEXT or _ADORNMENT opens with."""
 _OUTLINE = re.compile(r"(\*{1,6}) \S")
 _TABLE_RULE = re.compile(r" *\|?(?:[ \t]*:?-{2,}:?[ \t]*\|)+(?:[ \t]*:?-{2,}:?[ \t]*)?$")
 # The rule of a table aligned with spaces: a run of dashes or equals signs over each column
@@ -498,7 +500,7 @@ class _Analyser:
             return self._table(i)
         if self._aligned_table_starts(i):
             return self._table(i, aligned=True)
-        if self._overlined_title(i):
+        if first in _RULE_CHARS and self._overlined_title(i):
             # reStructuredText's '=====' / 'Usage' / '=====': the rules are no text of it
             self.furniture.update((i, i + 2))
             self.marked = self._underline_level(i + 1)

@@ -1761,8 +1761,9 @@ class _Scorer:
                 score *= 1 + VALUE_BOOST  # 'Group revenue for 2024 was NOK 4,812 million'
             if self.counted and _counts(typed_in, self.counted, self.lowered):
                 score *= 1 + COUNT_BOOST  # 'sacked him seven times'
-        pointed = passages.links_only(sid) or passages.cites_work(sid)  # weighed above
-        if points_elsewhere(sentence) and not pointed:
+        if points_elsewhere(sentence) and not (
+            passages.links_only(sid) or passages.cites_work(sid)  # weighed so above
+        ):
             # 'See PEP 657 for more details.' says where, not what, even when it names what
             # the question asks as a definition would ('For more about trait objects, ...')
             score *= LINKS_WEIGHT
