@@ -27,6 +27,13 @@ _SPACES = re.compile(r"[ \t\u00a0]{2,}|\t")  # a tab alone too: Vim's "'ts'\tnum
 # as `code`, a link `Hg issue 12 <https://...>`_ as its words.
 _RST_LITERAL = re.compile(r"``([^`\n]+?)``")
 _RST_LINK = re.compile(r"`([^`<>]+?)\s+<[^<>\s]+>`__?")
+# ... and a Sphinx role as its text: ':func:`clear`' as `clear`, ':class:`~click.Choice`' as
+# `Choice`, ':ref:`the options <options>`' as its title, 'the options'.
+_RST_ROLE = re.compile(r"(?<![\w`]):(?:[a-z][\w.+-]*:)+`([^`\n]+?)`(?!`)")
+_CODE_ROLES = frozenset(
+    "func meth class mod data attr exc obj const var type member macro option envvar program"
+    " command file samp kbd code".split()
+)
 # ... and Markdown's: '[RFC 3339](https://...)' and '[the docs][docs]' as their words, an
 # image '![PyPI](badge.svg)' as its alt text (inside a link first: '[![PyPI](b.svg)](url)').
 _MD_LINK = re.compile(r"(?<![\w\]])!?\[([^\]\n]*)\](?:\((?:[^()\s]+|\([^()\s]*\))*\)|\[[^\]\n]*\])")
@@ -60,6 +67,8 @@ def reflow(text: str, known: Known | None = None) -> str:
     text = _NEWLINE.sub(" ", text)
     if "`" in text:
         text = _RST_LINK.sub(r"\1", _RST_LITERAL.sub(r"`\1`", text))
+        if ":`" in text:
+            text = _RST_ROLE.sub(_role_text, text)
     if "](" in text or "][" in text:
         text = _MD_LINK.sub(r"\1", _MD_LINK.sub(r"\1", text))
     if "\\_" in text:
@@ -69,6 +78,17 @@ def reflow(text: str, known: Known | None = None) -> str:
     if "<" in text:
         text = _without_tags(text)
     return _SPACES.sub(" ", text).strip()
+
+
+def _role_text(role: re.Match[str]) -> str:
+    """A Sphinx role as the rendered page shows it (see _RST_ROLE)."""
+    target = role.group(1)
+    titled = re.fullmatch(r"(.+?)\s*<[^<>]+>", target)
+    text = titled.group(1) if titled else target.lstrip("!")
+    if not titled and text.startswith("~"):
+        text = text[1:].rsplit(".", 1)[-1]
+    name = role.group(0)[1:].split(":`", 1)[0].rsplit(":", 1)[-1]
+    return f"`{text}`" if name in _CODE_ROLES else text
 
 
 # Markdown's escaped underscore in a word: 'simple\_grid' reads 'simple_grid'. (Other

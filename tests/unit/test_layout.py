@@ -440,6 +440,17 @@ def test_reflow_joins_chinese_and_japanese_lines_without_a_space(wrapped: str, s
             "basicConfig(**kwargs), f(**a, **b), `**x**` and __init__",
             "basicConfig(**kwargs), f(**a, **b), `**x**` and __init__",
         ),
+        # Sphinx's roles, as its pages show them: code as code, a reference as its title
+        ("use the :func:`clear` function", "use the `clear` function"),
+        (
+            "the :class:`~click.Choice` type and :py:meth:`Context.invoke`",
+            "the `Choice` type and `Context.invoke`",
+        ),
+        (
+            "see :ref:`the options <options>` or :ref:`multiple-options`.",
+            "see the options or multiple-options.",
+        ),
+        ("a dict literal {'a':`b`} and ::`x` stay", "a dict literal {'a':`b`} and ::`x` stay"),
         (  # gitignore(5) as HTML: a glob's asterisks, no emphasis
             'A leading "**" followed by a slash means match in all directories. "**/foo" matches',
             'A leading "**" followed by a slash means match in all directories. "**/foo" matches',
