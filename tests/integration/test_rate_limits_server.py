@@ -47,13 +47,15 @@ def test_remaining_requests_headers_hold_calls_before_the_429() -> None:
         started = time.monotonic()
         result = ask(ROBOTICS_REPORT, QUESTION, settings=openai_settings(server.url))
         wall = time.monotonic() - started
-    calls = len(server.requests)
+    served = len(server.answered())
     assert result.coverage.failed == []
     # `ask` fans out at once (no route call goes first), so the first round's calls leave
     # before any reply's headers: the server takes 2 and refuses the rest of that round;
     # every later call waits for the budget instead.
     assert server.refused() <= max(0, result.coverage.chunks - 2)
-    assert wall >= (calls - 3) * 0.9  # paced at the server's refill rate, 1 a second
+    # Paced at the server's refill rate, 1 a second after the first 2. Refused calls are
+    # left out: how many of the first round meet a 429 depends on how they race.
+    assert wall >= (served - 2) * 0.9
 
 
 @pytest.mark.parametrize("marker", ["TRUNCATED_JSON_ONCE", "EMPTY_CHOICES_ONCE"])
