@@ -20,7 +20,8 @@ from pipeline.documents.mdoc import Mdoc
 from pipeline.documents.tbl import table_rows
 from pipeline.errors import TooLargeError
 
-_BULLETS = frozenset(("\u2022", "*", "-", "\u00b7", "o", "+"))
+_BULLETS = frozenset("\u2022*-\u00b7o+\u25cb\u25e6\u25cf\u25a1\u25a0\u25aa\u2013\u2014\u2023")
+"""Tags `.IP` marks a list item with: groff's \\(bu, \\[ci], \\(sq, \\(em and their like."""
 _NUMBERED = re.compile(r"\(?(\d+|[a-zA-Z])[.)]$")
 
 

@@ -3423,3 +3423,32 @@ def test_a_label_names_its_short_lines_and_nothing_after_them(question: str, ans
     reads = _ask(CONTACT, question).answer.split("\n")[0]
     assert reads.startswith(answer), reads
     assert "Linux platform" not in reads or "platform" in question, reads
+
+
+MULTIPLEXER = """## Windows and panes
+
+rename-window [-t target-window] new-name
+    (alias: renamew) Rename the current window, or the window at target-window if
+    specified, to new-name.
+
+swap-window [-d] [-s src-window] [-t dst-window]
+    (alias: swapw) Swap the windows at src-window and dst-window.
+
+## Hooks
+
+window-renamed
+    Run when a window is renamed.
+
+window-linked
+    Run when a window is linked into a session.
+"""
+"""tmux's page in shape: commands with their aliases in a parenthesis, and hooks named
+after what happened."""
+
+
+def test_a_how_to_gets_the_command_doing_it_not_the_hook_run_after_it() -> None:
+    """'window-renamed' holds both words of 'How do I rename a window?', but as a past
+    participle: it names what runs after a rename. The command's description opens with
+    its alias, then the asked verb."""
+    answer = _ask(MULTIPLEXER, "How do I rename a window?").answer
+    assert answer.startswith("rename-window [-t target-window] new-name: (alias: renamew) Rename")

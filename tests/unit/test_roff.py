@@ -153,6 +153,41 @@ def test_a_man_page_source_is_answered_without_its_markup(tmp_path: Path) -> Non
     assert cited.quote in from_bytes(path.read_bytes(), "frob.1", Settings()).text
 
 
+CIRCLE_BULLETS = r""".TH GREP 1
+.SH OPTIONS
+.IP "\[ci]" 4
+\fB\-\-unbuffered\fR
+.IP
+Flush the output after each line.
+.IP "\[ci]" 4
+\fB\-\-arg name value\fR:
+.IP
+This option passes a value to the program as a predefined variable.
+.IP
+Named arguments are also available as \fB$ARGS\fR.
+.IP "\(sq" 4
+\fB\-\-quiet\fR:
+.IP
+Print nothing.
+"""
+
+
+def test_circle_and_square_bullets_are_list_items_with_their_paragraphs() -> None:
+    """jq's page marks each option '.IP "\\[ci]"' with its description in '.IP'
+    paragraphs after: each is one item, not a run of loose paragraphs."""
+    text = roff_text(CIRCLE_BULLETS)
+    assert "- --unbuffered\n\n  Flush the output after each line.\n\n- --arg name value:" in text
+    assert "predefined variable.\n\n  Named arguments are also available as $ARGS." in text
+    assert "- --quiet:\n\n  Print nothing." in text
+
+
+def test_an_option_in_a_bulleted_list_answers_under_its_own_name(tmp_path: Path) -> None:
+    path = tmp_path / "tool.1"
+    path.write_text(CIRCLE_BULLETS)
+    result = ask([path], "How do I pass a variable into the program?", settings=Settings())
+    assert result.answer.startswith("--arg name value: This option passes a value")
+
+
 MDOC_PAGE = r""".\" A BSD-style page, written for these tests.
 .Dd $Mdocdate: March 1 2026 $
 .Dt TUNNEL 1

@@ -806,6 +806,8 @@ _KOREAN_HOW = re.compile(
 _KOREAN_USING = frozenset("사용 이용 실행 입력 지정".split())
 _KOREAN_DOING = "(?:합니다|한다|하다|함|해요)[.。]?\\s*$"
 _OPENING_WORD = re.compile(r"[A-Za-z]+")
+# A parenthesis a description opens with, before its verb: '(alias: renamew) ', '(deprecated) '.
+_ASIDE = re.compile(r"\([^()]{1,40}\)\s+")
 TITLED_TERMS = 2
 """Fewest terms a question has for a heading holding just them to be it as a title: one
 word ('Installation') names a topic, as what_is headings do."""
@@ -1871,12 +1873,23 @@ class _Scorer:
     def _named_entry(self, sid: int) -> bool:
         """The entry a how-to question names: an option's long name in its words ('--quiet'
         for 'How do I make wget quiet?'), or a menu entry of two words or more, all asked
-        ('Run Module' for 'How do I run a module?'; not a history table's '-delete')."""
+        ('Run Module' for 'How do I run a module?'; not a history table's '-delete'); not
+        an event's name (see _names_event)."""
         idf, passages = self.query.idf, self.passages
+        start, end = passages.spans[sid]
+        entry = self.text[start:end]
+        if self._names_event(entry):
+            return False
         if passages.names_in_words(sid, idf):
             return True
-        start, end = passages.spans[sid]
-        return len(tokens(self.text[start:end])) >= 2 and passages.names(sid, idf)
+        return len(tokens(entry)) >= 2 and passages.names(sid, idf)
+
+    def _names_event(self, entry: str) -> bool:
+        """The entry writes the asked verb only as a past participle: tmux's hook
+        'window-renamed' is what runs after a window is renamed, not how to rename one
+        ('embed-fonts' does embed, as the question writes it)."""
+        forms = {w.lower() for w in _OPENING_WORD.findall(entry) if stem(w.lower()) == self.action}
+        return bool(forms) and all(f.endswith("ed") and f not in self.lowered for f in forms)
 
     def _names_action(self, heading: int) -> bool:
         """The heading is the signature of a call doing the asked action, whatever else
@@ -1918,7 +1931,8 @@ class _Scorer:
         action = self.action or ""
         if HANGUL_CHAR.match(action):
             return re.search(re.escape(action) + _KOREAN_DOING, fold(sentence)) is not None
-        opening = _OPENING_WORD.match(sentence)
+        aside = _ASIDE.match(sentence)  # tmux's '(alias: renamew) Rename the window ...'
+        opening = _OPENING_WORD.match(sentence, aside.end() if aside else 0)
         if opening is not None and opening.group().lower().endswith("ly"):
             # 'Asynchronously creates a directory.': the verb after its adverb (any '-ly'
             # word: the verb must follow, and 'asynchronous' is too rare for _adverb)
