@@ -619,6 +619,37 @@ def test_an_operator_written_alone_in_the_question_is_searched_as_written() -> N
     assert result.answer.startswith("The ? operator returns early"), result.answer
 
 
+# jq's manual in shape: operators of slashes and signs, beside URLs holding '//'.
+SLASH_OPERATORS = """# Operators
+
+Each operator takes one or two filters and gives a filter. An operator binds tighter than
+the pipe. The comparison operators give a boolean, and the arithmetic operators a number.
+
+## Alternative operator
+
+A filter of the form a // b produces the same results as a, if a produces results other
+than false and null. Otherwise it produces the results of b.
+
+## Modulo
+
+The expression x % y computes x modulo y. Division by zero raises an error. The operator
+table at https://example.org/operators lists every operator with its precedence.
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What does the // operator do?", "A filter of the form a // b"),
+        ("What does the % operator do?", "The expression x % y computes"),
+    ],
+)
+def test_an_operator_of_slashes_or_a_percent_sign_is_searched_as_written(
+    question: str, expected: str
+) -> None:
+    assert ask(SLASH_OPERATORS, question).answer.startswith(expected)
+
+
 # A reference giving a setting's values, each a symbol in quotes.
 NARGS_GUIDE = """# Argument counts
 

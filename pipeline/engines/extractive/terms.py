@@ -324,8 +324,8 @@ def iter_tokens(text: str, *, keep_stopwords: bool = False) -> Iterator[str]:
 # format directives ('%y', '%-d'), parameters ('${parameter:-word}'), identifiers
 # ('ERR_CANCELED') and names of three or more hyphen-joined parts with a digit and a letter
 # ('aarch64-apple-darwin', whose parts name other targets too; not a date), and operators
-# written alone between words ('What does the ? operator do?', 'What does && mean?') or
-# quoted ("What does nargs='+' mean?"), which hold no word at all. Stemming reads
+# written alone between words ('What does the ? operator do?', 'What does && mean?', jq's
+# '//') or quoted ("What does nargs='+' mean?"), which hold no word at all. Stemming reads
 # '-N' as 'n', which '-n' and every 'n' in the text also give; the literal is searched as
 # written.
 _OPTION = r"(?<![\w\-])(?:--?[A-Za-z0-9][\w-]*|%[-_0^#]?[A-Za-z])"
@@ -353,8 +353,8 @@ _LITERAL = re.compile(
     # 'server.listen', 'setup.py'; not 'U.S', 'e.g', 'v1.2' or underscore's '_.stall'
     r"|(?=[\w.$]*[A-Za-z_$][\w$]+(?![\w$]))[A-Za-z][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?![\w$]))"
     rf"|(?<![\w$]){_SPECIAL_PARAMETER.pattern}(?!\w)"
-    r"|(?<=\s)[?!&|+*^<>=]{1,3}(?=\s+\w)"
-    r"|(?<=['\"‘“`])[?!&|+*^<>=%]{1,3}(?=['\"’”`])"  # quoted: nargs='+'
+    r"|(?<=\s)[?!&|+*^<>=/%~]{1,3}(?=\s+\w)"
+    r"|(?<=['\"‘“`])[?!&|+*^<>=/%~]{1,3}(?=['\"’”`])"  # quoted: nargs='+'
 )
 _NAMES_OPTION = re.compile(_OPTION)
 _OPTION_VALUE = re.compile(
