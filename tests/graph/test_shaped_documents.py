@@ -3452,3 +3452,25 @@ def test_a_how_to_gets_the_command_doing_it_not_the_hook_run_after_it() -> None:
     its alias, then the asked verb."""
     answer = _ask(MULTIPLEXER, "How do I rename a window?").answer
     assert answer.startswith("rename-window [-t target-window] new-name: (alias: renamew) Rename")
+
+
+ARCHIVER_PAGE = """# OPTIONS
+
+-J, --xz
+    Filter the archive through xz(1).
+
+-z, --gzip
+    Filter the archive through gzip(1).
+
+# SEE ALSO
+
+bzip2(1), compress(1), gzip(1), lzma(1), xz(1), zstd(1).
+
+The complete manual explains every option: run info tar.
+"""
+"""tar's page in shape: options naming other programs, and its SEE ALSO list of them."""
+
+
+def test_a_see_also_list_of_pages_points_elsewhere_and_joins_no_answer() -> None:
+    result = _ask(ARCHIVER_PAGE, "Which option compresses with xz?")
+    assert result.answer == "-J, --xz: Filter the archive through xz(1)."

@@ -86,7 +86,9 @@ _NAMES_BEFORE = re.compile(
 )
 # An info file's menu entry, which names a node to go to: "* cmp Options:: Summary of ...".
 _INFO_MENU_ENTRY = re.compile(r"[^:\n]{1,60}::(?:\s|$)")
-_LINKS_ONLY = re.compile(rf"\s*(?:{_LINK}[ \t\n,;|·]*)+\.?\s*$")
+# A man page's reference to another, as its SEE ALSO lists them: 'bzip2(1), xz(1).'
+_MAN_REFERENCE = r"[\w.+-]+\(\d\w{0,3}\)"
+_LINKS_ONLY = re.compile(rf"\s*(?:(?:{_LINK}|{_MAN_REFERENCE})[ \t\n,;|·]*)+\.?\s*$")
 # ... except a link to a change ('- [Stabilize `let else`](https://github.com/.../pull/93628/)'):
 # a changelog's item, whose text says what changed.
 _CHANGE_LINK = re.compile(
