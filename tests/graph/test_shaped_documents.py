@@ -3474,3 +3474,22 @@ The complete manual explains every option: run info tar.
 def test_a_see_also_list_of_pages_points_elsewhere_and_joins_no_answer() -> None:
     result = _ask(ARCHIVER_PAGE, "Which option compresses with xz?")
     assert result.answer == "-J, --xz: Filter the archive through xz(1)."
+
+
+PACKAGE_TOOL_PAGE = """# COMMANDS
+
+remove
+    Remove the named packages, leaving their configuration files.
+
+autoremove (and auto-remove, an alias since 1.1)
+    Remove packages that were installed to satisfy a dependency and are no longer needed.
+
+autopurge
+    Like autoremove, but also remove configuration files. A shortcut for autoremove --purge.
+"""
+"""apt-get's page in shape: a command whose term notes its alias in a parenthesis."""
+
+
+def test_an_entry_named_with_an_aside_after_its_name_defines_it() -> None:
+    answer = _ask(PACKAGE_TOOL_PAGE, "What does autoremove do?").answer
+    assert answer.startswith("autoremove (and auto-remove, an alias since 1.1): Remove packages")

@@ -60,6 +60,7 @@ _CALL = re.compile(
 CALL_CHARS = 300
 """Longest label read as a call's signature: a heading of a page's worth of text is none,
 and the pattern's brackets would try every ')' of it."""
+_ASIDE_AFTER = re.compile(r"\s+\([^()]*\)\s*$")
 _CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _STATE = re.compile(r"(?:[\w$]+\.)+[\w$]*(?:ed|ing)")
 FIELD_CHARS = 100
@@ -275,7 +276,10 @@ class Passages:
             asked = {t for t in terms if not is_literal(t)}
             if asked & function and name <= asked and len(asked - function) <= 1:
                 return True
-        words = iter_tokens(term)
+        # an aside after an entry's name is no name: apt-get's 'autoremove (and
+        # auto-remove, an alias since 1.1)'; a heading's says which it is, as a bold
+        # '**write (NOT RECOMMENDED)**' over another way to write
+        words = iter_tokens(_ASIDE_AFTER.sub("", term) if self.is_term(unit) else term)
         first = next(words, None)  # most terms stop at their first word
         if first is not None and first in terms and all(w in terms for w in words):
             return True
