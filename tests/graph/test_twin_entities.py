@@ -316,6 +316,32 @@ def test_a_name_joined_by_underscores_the_documents_never_write_gets_not_found(
     assert result.citations == []
 
 
+# Targets named as compilers name them, three parts or more joined by hyphens: each part
+# ('sparc', 'unknown', 'linux') is in many of them.
+TARGET_TABLE = """# Platform support
+
+| target | tier | notes |
+|---|---|---|
+| sparc-unknown-linux-gnu | 3 | 32-bit SPARC Linux |
+| sparc-unknown-none-elf | 3 | Bare 32-bit SPARC V7+ |
+| riscv-unknown-linux-musl | 2 | RISC-V Linux with musl |
+"""
+
+
+@pytest.mark.parametrize(
+    "question", ["What tier is sparc-unknown-linux-musl?", "What tier is sparc-unknown-foobar?"]
+)
+def test_a_name_joined_by_hyphens_the_documents_never_write_gets_not_found(question: str) -> None:
+    result = ask(TARGET_TABLE, question)
+    assert result.answer == NOT_FOUND["en"], result.answer
+    assert result.citations == []
+
+
+def test_a_name_joined_by_hyphens_gets_its_own_row() -> None:
+    result = ask(TARGET_TABLE, "What tier is sparc-unknown-none-elf?")
+    assert "Bare 32-bit SPARC" in result.answer.split("\n")[0], result.answer
+
+
 # One page per error code, as a compiler's error index is.
 ERROR_PAGES = [
     {

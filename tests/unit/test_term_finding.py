@@ -177,6 +177,13 @@ def test_a_hyphen_joined_name_with_a_digit_is_a_literal_and_a_date_is_not() -> N
     assert not any(t.startswith("=") for t in query_terms("Who ruled the U.S. before 1950?"))
 
 
+def test_a_lowercase_name_of_three_hyphened_parts_is_a_literal_and_a_phrase_is_not() -> None:
+    assert "=sparc-unknown-none" in query_terms("What tier is sparc-unknown-none?")
+    assert not any(t.startswith("=") for t in query_terms("Who did the play-by-play?"))
+    assert not any(t.startswith("=") for t in query_terms("Is it up-to-date?"))
+    assert not any(t.startswith("=") for t in query_terms("Who is Zia-ul-Haq?"))
+
+
 def test_offsets_hold_after_a_letter_that_lowercases_to_two() -> None:
     text = "İstanbul and the harbour of Istanbul"  # fold() would make it 'I': not folded here
     hits = sorted(TermFinder(query_terms("Where is the harbour?")).find(text))

@@ -46,6 +46,7 @@ from pipeline.engines.extractive.terms import (
     LITERAL,
     QUESTION_CHARS,
     fold,
+    hyphened_name,
     is_cjk_term,
     option_keys,
     option_values,
@@ -194,8 +195,11 @@ def describing_names(question: str) -> list[str]:
 
 
 # A name joined by underscores, as code writes one: 'unused_must_use', 'MAX_PATH'; not the
-# stem of a file's name ('my_data' of 'my_data.csv').
-_JOINED_NAME = re.compile(r"(?<![\w.$-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w-]|\.\w)")
+# stem of a file's name ('my_data' of 'my_data.csv'). Or by hyphens (see hyphened_name).
+_JOINED_NAME = re.compile(
+    r"(?<![\w.$-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w-]|\.\w)"
+    r"|(?<![\w.$-])[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}(?![\w-]|\.\w)"
+)
 MOST_NAMES = 8
 """Most joined names or Korean nouns of one question looked for in the documents' text: a
 question of hundreds would cost a scan of the documents each."""
@@ -215,8 +219,9 @@ def joined_names(
         return []
     found: list[str] = []
     names = dict.fromkeys(m.group() for m in _JOINED_NAME.finditer(question))
+    names = {n: None for n in names if "_" in n or hyphened_name(n)}
     for name in list(names)[:MOST_NAMES]:
-        parts = name.split("_")
+        parts = re.split("[_-]", name)
         if written(name) or not all(map(known, parts)) or not _written_otherwise(parts, texts):
             found.append(name)
     return found

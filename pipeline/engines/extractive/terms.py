@@ -349,6 +349,7 @@ _LITERAL = re.compile(
     rf"{_CHORD}|{_OPTION}|(?<![\w\-])(?:\\[A-Za-z@#$!\[\]]|~[.^#&?A-Za-z]"
     r"|\$\{[^}\s]+\}|(?=[\w-]*\d)(?=[\w-]*[A-Za-z])\w+(?:-\w+){2,}(?![\w-])"
     r"|[A-Za-z][A-Za-z0-9]*_\w+"
+    r"|[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}(?![\w-])"  # 'sparc-unknown-none-elf' (see hyphened_name)
     # a dotted name opening with a letter, a part of it two characters or more:
     # 'server.listen', 'setup.py'; not 'U.S', 'e.g', 'v1.2' or underscore's '_.stall'
     r"|(?=[\w.$]*[A-Za-z_$][\w$]+(?![\w$]))[A-Za-z][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?![\w$]))"
@@ -508,11 +509,32 @@ def query_terms(question: str, code_words: Collection[str] = ()) -> list[str]:
     if HANGUL_CHAR.search(question):
         stems = _korean_stems(fold(question))
         terms = [t for t in terms if not HANGUL_CHAR.match(t) or t in stems]
-    literals = [LITERAL + m.group() for m in _LITERAL.finditer(question)]
+    literals = [LITERAL + m.group() for m in _LITERAL.finditer(question) if _named(m.group())]
     literals += [LITERAL + key for key in option_keys(question)]
     if not terms and not literals:  # 'What does -T do?' asks about '-T', not 'what' or 'do'
         terms = list(dict.fromkeys(tokens(question, keep_stopwords=True)))
     return terms + [t for t in dict.fromkeys(literals) if t not in terms]
+
+
+_HYPHENED_NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}")
+
+
+def hyphened_name(word: str) -> bool:
+    """A lowercase name of three parts or more joined by hyphens, none a small word, as
+    code and configuration write names: 'sparc-unknown-none-elf', 'max-line-length'; not
+    the phrases English joins so ('state-of-the-art', 'play-by-play')."""
+    return _HYPHENED_NAME.fullmatch(word) is not None and all(
+        tokens(part) for part in word.split("-")
+    )
+
+
+def _named(literal: str) -> bool:
+    """A literal _LITERAL finds is a name, unless it is hyphened words English joins."""
+    return (
+        hyphened_name(literal)
+        or not _HYPHENED_NAME.fullmatch(literal)
+        or any(c.isdigit() for c in literal)
+    )
 
 
 def _korean_stems(folded: str) -> set[str]:
