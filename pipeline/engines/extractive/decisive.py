@@ -42,6 +42,7 @@ from bm25s.stopwords import STOPWORDS_KOREAN
 
 from pipeline.engines.extractive.rarity import weighs, word_rarity
 from pipeline.engines.extractive.terms import (
+    HYPHENED_NAME,
     KOREAN_QUESTION_WORDS,
     LITERAL,
     QUESTION_CHARS,
@@ -198,7 +199,7 @@ def describing_names(question: str) -> list[str]:
 # stem of a file's name ('my_data' of 'my_data.csv'). Or by hyphens (see hyphened_name).
 _JOINED_NAME = re.compile(
     r"(?<![\w.$-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w-]|\.\w)"
-    r"|(?<![\w.$-])[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}(?![\w-]|\.\w)"
+    rf"|(?<![\w.$-]){HYPHENED_NAME.pattern}(?![\w-]|\.\w)"
 )
 MOST_NAMES = 8
 """Most joined names or Korean nouns of one question looked for in the documents' text: a
@@ -219,8 +220,7 @@ def joined_names(
         return []
     found: list[str] = []
     names = dict.fromkeys(m.group() for m in _JOINED_NAME.finditer(question))
-    names = {n: None for n in names if "_" in n or hyphened_name(n)}
-    for name in list(names)[:MOST_NAMES]:
+    for name in [n for n in names if "_" in n or hyphened_name(n)][:MOST_NAMES]:
         parts = re.split("[_-]", name)
         if written(name) or not all(map(known, parts)) or not _written_otherwise(parts, texts):
             found.append(name)

@@ -323,11 +323,13 @@ def iter_tokens(text: str, *, keep_stopwords: bool = False) -> Iterator[str]:
 # Names a question quotes literally: options ('-e', '--login'), escapes ('\\j', '~.'),
 # format directives ('%y', '%-d'), parameters ('${parameter:-word}'), identifiers
 # ('ERR_CANCELED') and names of three or more hyphen-joined parts with a digit and a letter
-# ('aarch64-apple-darwin', whose parts name other targets too; not a date), and operators
-# written alone between words ('What does the ? operator do?', 'What does && mean?', jq's
-# '//') or quoted ("What does nargs='+' mean?"), which hold no word at all. Stemming reads
-# '-N' as 'n', which '-n' and every 'n' in the text also give; the literal is searched as
-# written.
+# ('aarch64-apple-darwin', whose parts name other targets too; not a date) or lowercase
+# (see hyphened_name), and operators written alone between words ('What does the ?
+# operator do?', 'What does && mean?', jq's '//') or quoted ("What does nargs='+'
+# mean?"), which hold no word at all. Stemming reads '-N' as 'n', which '-n' and every
+# 'n' in the text also give; the literal is searched as written.
+HYPHENED_NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}")
+"""A lowercase name joined by hyphens: a name, if hyphened_name says so."""
 _OPTION = r"(?<![\w\-])(?:--?[A-Za-z0-9][\w-]*|%[-_0^#]?[A-Za-z])"
 _SPECIAL_PARAMETER = re.compile(r"\$[?#@*!$0-9-]")
 """A shell's special parameter, as a question writes it: '$?', '$#', '$0'."""
@@ -349,7 +351,7 @@ _LITERAL = re.compile(
     rf"{_CHORD}|{_OPTION}|(?<![\w\-])(?:\\[A-Za-z@#$!\[\]]|~[.^#&?A-Za-z]"
     r"|\$\{[^}\s]+\}|(?=[\w-]*\d)(?=[\w-]*[A-Za-z])\w+(?:-\w+){2,}(?![\w-])"
     r"|[A-Za-z][A-Za-z0-9]*_\w+"
-    r"|[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}(?![\w-])"  # 'sparc-unknown-none-elf' (see hyphened_name)
+    rf"|{HYPHENED_NAME.pattern}(?![\w-])"  # 'sparc-unknown-none-elf' (see hyphened_name)
     # a dotted name opening with a letter, a part of it two characters or more:
     # 'server.listen', 'setup.py'; not 'U.S', 'e.g', 'v1.2' or underscore's '_.stall'
     r"|(?=[\w.$]*[A-Za-z_$][\w$]+(?![\w$]))[A-Za-z][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?![\w$]))"
@@ -516,14 +518,11 @@ def query_terms(question: str, code_words: Collection[str] = ()) -> list[str]:
     return terms + [t for t in dict.fromkeys(literals) if t not in terms]
 
 
-_HYPHENED_NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}")
-
-
 def hyphened_name(word: str) -> bool:
     """A lowercase name of three parts or more joined by hyphens, none a small word, as
     code and configuration write names: 'sparc-unknown-none-elf', 'max-line-length'; not
     the phrases English joins so ('state-of-the-art', 'play-by-play')."""
-    return _HYPHENED_NAME.fullmatch(word) is not None and all(
+    return HYPHENED_NAME.fullmatch(word) is not None and all(
         tokens(part) for part in word.split("-")
     )
 
@@ -532,7 +531,7 @@ def _named(literal: str) -> bool:
     """A literal _LITERAL finds is a name, unless it is hyphened words English joins."""
     return (
         hyphened_name(literal)
-        or not _HYPHENED_NAME.fullmatch(literal)
+        or not HYPHENED_NAME.fullmatch(literal)
         or any(c.isdigit() for c in literal)
     )
 
