@@ -528,12 +528,11 @@ def hyphened_name(word: str) -> bool:
 
 
 def _named(literal: str) -> bool:
-    """A literal _LITERAL finds is a name, unless it is hyphened words English joins."""
-    return (
-        hyphened_name(literal)
-        or not HYPHENED_NAME.fullmatch(literal)
-        or any(c.isdigit() for c in literal)
-    )
+    """A literal _LITERAL finds is a name, unless it is hyphened words English joins
+    ('play-by-play'): a lowercase one with no digit must be a hyphened_name."""
+    if HYPHENED_NAME.fullmatch(literal) and not any(c.isdigit() for c in literal):
+        return hyphened_name(literal)
+    return True
 
 
 def _korean_stems(folded: str) -> set[str]:
